@@ -50,6 +50,10 @@ pub struct ErrorShape {
     pub status: Option<&'static str>,
     /// Where the message goes (`/message`, `/error/message`, `/detail`).
     pub message: &'static str,
+    /// Where a machine-readable code goes, if anywhere (`/error/code`, OAuth's `/error`): a
+    /// string named from the status ([`code_of`]: `invalid_request` for 400, `not_found` for
+    /// 404, ...).
+    pub code: Option<&'static str>,
     /// Where the list of violations goes, if anywhere (`/error/violations`).
     pub violations: Option<&'static str>,
     /// The key of a violation's JSON pointer inside each violation object (`path`).
@@ -65,6 +69,7 @@ impl ErrorShape {
         media_type: "application/json",
         status: Some("/error/code"),
         message: "/error/message",
+        code: None,
         violations: Some("/error/violations"),
         violation_path: "path",
         violation_message: "message",
@@ -93,6 +98,9 @@ impl ErrorShape {
             _ => message.to_owned(),
         };
         set(&mut body, self.message, Value::from(message));
+        if let Some(pointer) = self.code {
+            set(&mut body, pointer, Value::from(code_of(status)));
+        }
         if let Some(pointer) = self.violations.filter(|_| !violations.is_empty()) {
             let list = violations
                 .iter()
@@ -134,6 +142,33 @@ impl ErrorShape {
     }
 }
 
+/// The machine-readable code of a failure with `status`, as OAuth 2.0 (RFC 6749) and most
+/// APIs spell theirs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403),
+/// `not_found` (404), `method_not_allowed` (405), `not_acceptable` (406), `conflict` (409),
+/// `payload_too_large` (413), `uri_too_long` (414), `unsupported_media_type` (415),
+/// `unprocessable` (422), `too_many_requests` (429), `headers_too_large` (431),
+/// `internal_error` (500), `unavailable` (503); `error` for any other.
+pub fn code_of(status: u16) -> &'static str {
+    match status {
+        400 => "invalid_request",
+        401 => "unauthorized",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        406 => "not_acceptable",
+        409 => "conflict",
+        413 => "payload_too_large",
+        414 => "uri_too_long",
+        415 => "unsupported_media_type",
+        422 => "unprocessable",
+        429 => "too_many_requests",
+        431 => "headers_too_large",
+        500 => "internal_error",
+        503 => "unavailable",
+        _ => "error",
+    }
+}
+
 /// Sets the value at a JSON pointer, creating the objects on the way (`~1` and `~0` unescaped;
 /// a pointer through a value that is not an object is left unwritten).
 fn set(body: &mut Value, pointer: &str, value: Value) {
@@ -171,6 +206,7 @@ mod tests {
             media_type: "application/problem+json",
             status: Some("/status"),
             message: "/detail",
+            code: None,
             violations: Some("/invalid-params"),
             violation_path: "name",
             violation_message: "reason",
@@ -193,5 +229,12 @@ mod tests {
             r#"{"message":"the request is invalid: /name: is required; the body: expected an object, found null"}"#
         );
         assert_eq!(github.read(&serde_json::json!({"message": 1})), (None, None, vec![]));
+        // OAuth 2.0's `{error, error_description}`: a code from the status beside the message.
+        let oauth = ErrorShape { message: "/error_description", code: Some("/error"), ..github };
+        assert_eq!(
+            oauth.render(401, "missing credentials", &[]).to_string(),
+            r#"{"error_description":"missing credentials","error":"unauthorized"}"#
+        );
+        assert_eq!(oauth.render(418, "teapot", &[]).to_string(), r#"{"error_description":"teapot","error":"error"}"#);
     }
 }

@@ -934,8 +934,7 @@ fn a_convention_most_lists_share_is_declared_once_and_a_cursor_defined_otherwise
 #[test]
 fn the_error_body_most_error_responses_share_becomes_api_errors() {
     // Without `api.errors`: the format's own `{"error": {"code", "message", "violations"}}`.
-    const BUILT_IN: &str =
-        "    message: \"/error/message\",\n    violations: ::core::option::Option::Some(\"/error/violations\"),\n";
+    const BUILT_IN: &str = "    message: \"/error/message\",\n    code: ::core::option::Option::None,\n    violations: ::core::option::Option::Some(\"/error/violations\"),\n";
     let cases = [
         (
             "errors-oauth-3.0.json",
@@ -949,14 +948,14 @@ fn the_error_body_most_error_responses_share_becomes_api_errors() {
              message: /detail\n    violations: /invalid_params\n    violation: { path: name, message: reason }\n",
             "error-body-by-name",
             "    media_type: \"application/problem+json\",\n    status: ::core::option::Option::Some(\"/status\"),\n    \
-             message: \"/detail\",\n    violations: ::core::option::Option::Some(\"/invalid_params\"),\n    \
+             message: \"/detail\",\n    code: ::core::option::Option::None,\n    violations: ::core::option::Option::Some(\"/invalid_params\"),\n    \
              violation_path: \"name\",\n    violation_message: \"reason\",\n",
         ),
         (
             "errors-google-3.0.json",
             "  errors: { type: Status, media_type: application/json, status: /error/code, message: /error/message }\n",
             "error-body-by-name",
-            "    message: \"/error/message\",\n    violations: ::core::option::Option::None,\n",
+            "    message: \"/error/message\",\n    code: ::core::option::Option::None,\n    violations: ::core::option::Option::None,\n",
         ),
         // A component per status, all of one shape: counted as one, answered as the one used most.
         (
@@ -971,6 +970,23 @@ fn the_error_body_most_error_responses_share_becomes_api_errors() {
         ("errors-unshared-3.0.json", "", "error-body", BUILT_IN),
         // Shared, but its required `error.type` no pointer fills.
         ("errors-unfillable-3.0.json", "", "error-body-unfillable", BUILT_IN),
+        // A required string code beside the message (OAuth's `error`): filled from the status.
+        (
+            "errors-coded-3.0.json",
+            "  errors: { type: OAuth2Error, media_type: application/json, message: /error_description, code: /error }\n",
+            "error-body-by-name",
+            "    message: \"/error_description\",\n    code: ::core::option::Option::Some(\"/error\"),\n",
+        ),
+        // Written inline at every response, copy for copy: declared once as `ErrorBody`, with
+        // Azure's `details` as the violations (`target` names where).
+        (
+            "errors-inline-3.0.json",
+            "  errors:\n    type: ErrorBody\n    media_type: application/json\n    message: /error/message\n    \
+             violations: /error/details\n    violation: { path: target, message: message }\n",
+            "error-body-by-name",
+            "    status: ::core::option::Option::None,\n    message: \"/error/message\",\n    code: ::core::option::Option::None,\n    \
+             violations: ::core::option::Option::Some(\"/error/details\"),\n    violation_path: \"target\",\n",
+        ),
         // Shared and without a message, answered as `application/problem+json`: the built-in
         // body, in that media type.
         (

@@ -96,6 +96,7 @@ pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
     media_type: "application/json",
     status: ::core::option::Option::Some("/error/code"),
     message: "/error/message",
+    code: ::core::option::Option::None,
     violations: ::core::option::Option::Some("/error/violations"),
     violation_path: "path",
     violation_message: "message",

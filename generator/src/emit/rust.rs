@@ -349,7 +349,7 @@ pub fn errors_const(api: &Api) -> TokenStream {
     };
     let (media_type, message, path, violation_message) =
         (&e.media_type, &e.message, &e.violation_path, &e.violation_message);
-    let (status, violations) = (option(&e.status), option(&e.violations));
+    let (status, code, violations) = (option(&e.status), option(&e.code), option(&e.violations));
     let text = match &e.ty {
         Some(ty) => format!("Where the API's error body (`{ty}`) carries the status, the message and the violations."),
         None => "The API's error body: `{\"error\": {\"code\", \"message\", \"violations\"?}}`.".to_owned(),
@@ -361,6 +361,7 @@ pub fn errors_const(api: &Api) -> TokenStream {
             media_type: #media_type,
             status: #status,
             message: #message,
+            code: #code,
             violations: #violations,
             violation_path: #path,
             violation_message: #violation_message,

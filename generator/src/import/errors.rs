@@ -4,7 +4,9 @@
 //! 1. The shared schema: the component schema (`$ref` to `#/components/schemas/...`) that is the
 //!    JSON body of more than half of the document's 4xx, 5xx and `default` responses (each use
 //!    by an operation counts; a response with an inline schema counts against every
-//!    component). Components alike (the same property names, the same required ones: an API
+//!    component), or the object schema written inline at more than half of them, copy
+//!    for copy (a bundler's copies of Azure's common `ErrorResponse`), declared as type
+//!    `ErrorBody`. Components alike (the same property names, the same required ones: an API
 //!    declaring `BadRequestResponse`, `UnauthorizedResponse`, ... of one shape) count as one,
 //!    answered as the one used most, when the fields the router writes have the same types in
 //!    all of them. None: the built-in error body, gap `error-body`.
@@ -14,9 +16,12 @@
 //! 3. `message`: a string field named `message`, `detail`, `error_description`, `title` or
 //!    `error` (in that order; names compared without case and separators) at the top of the
 //!    body, else inside its `error` object (Google's and Azure's `/error/message`).
-//! 4. `status`: an integer field named `status` or `code` beside the message.
+//! 4. `status`: an integer field named `status` or `code` beside the message; `code`: a
+//!    required string field named `code`, `error`, `error_code`, `type`, `kind` or `reason`
+//!    beside it, which the router fills from the status (`invalid_request`, `not_found`).
 //! 5. `violations`: a list beside the message whose items are objects with a string field
-//!    naming where (`path`, `field`, `pointer`, `name`, `param`, `parameter`, `location`) and
+//!    naming where (`path`, `field`, `pointer`, `name`, `param`, `parameter`, `location`,
+//!    `target`) and
 //!    one saying what (`message`, `reason`, `detail`, `description`, `error`), and no other
 //!    required field.
 //!
@@ -29,6 +34,8 @@
 
 use super::gaps::{self, Kind};
 use super::operations::{json_media, status_of};
+use super::schema::At;
+use super::typed::Expr;
 use super::walk::{field_type, is_required};
 use super::{Importer, add_gaps, is_default_error_body, refs};
 use indexmap::IndexMap;
@@ -37,11 +44,14 @@ use serde_json::{Map, Value, json};
 /// Names of the message field, in the order one is preferred.
 const MESSAGE_NAMES: &[&str] = &["message", "detail", "errordescription", "title", "error"];
 
+/// Names of a required string code the router fills from the status.
+const CODE_NAMES: &[&str] = &["code", "error", "errorcode", "type", "kind", "reason"];
+
 /// Names of the status field, in the order one is preferred.
 const STATUS_NAMES: &[&str] = &["status", "code"];
 
 /// Names of the key of a violation saying where.
-const VIOLATION_PATH_NAMES: &[&str] = &["path", "field", "pointer", "name", "param", "parameter", "location"];
+const VIOLATION_PATH_NAMES: &[&str] = &["path", "field", "pointer", "name", "param", "parameter", "location", "target"];
 
 /// Names of the key of a violation saying what.
 const VIOLATION_MESSAGE_NAMES: &[&str] = &["message", "reason", "detail", "description", "error"];
@@ -61,12 +71,18 @@ pub enum ErrorsTold {
     Mapped(Map<String, Value>),
 }
 
-/// The shared error schema: its component key, its media type, and the components alike it.
+/// The shared error schema: its component key, its media type, and the components alike it;
+/// for a schema written inline at each response (a bundler's copies of Azure's common
+/// `ErrorResponse`), the schema and where it was first met.
 struct Shared {
     key: String,
     media: String,
     alike: Vec<String>,
+    inline: Option<(Value, String)>,
 }
+
+/// The prefix of the key of an inline error schema (its JSON text follows).
+const INLINE: &str = "#inline:";
 
 /// A name as the rules compare it: lower case, letters and digits only.
 fn normal(name: &str) -> String {
@@ -76,15 +92,31 @@ fn normal(name: &str) -> String {
 impl Importer<'_> {
     /// Tells the document's error body (before its operations are built, after its types).
     pub(super) fn tell_errors(&mut self) {
-        let Some(Shared { key, media, alike }) = self.shared_error_schema() else { return };
-        let schema = &self.doc["components"]["schemas"][&key];
+        let Some(Shared { key, media, alike, inline }) = self.shared_error_schema() else { return };
+        let schema = match &inline {
+            Some((schema, _)) => schema,
+            None => &self.doc["components"]["schemas"][&key],
+        };
         if is_default_error_body(self.doc, schema) {
             // The format's own error body (apigen's export): only its media type to declare.
             self.errors = ErrorsTold::Unmapped(media);
             return;
         }
-        let pointer = refs::child("#/components/schemas", &key);
-        let name = self.components.get(&key).cloned().flatten().filter(|n| self.types.contains_key(n));
+        let (name, pointer) = match inline {
+            // Declared as a type of its own, `ErrorBody`, which the operations' copies share.
+            Some((schema, pointer)) => {
+                let at = At { pointer: pointer.clone(), name: "ErrorBody".into(), depth: 0 };
+                let typed = self.schema(&schema, &at);
+                match self.complete(typed, &pointer) {
+                    Expr::Named(name) => (Some(name), pointer),
+                    _ => (None, pointer),
+                }
+            }
+            None => {
+                let name = self.components.get(&key).cloned().flatten().filter(|n| self.types.contains_key(n));
+                (name, refs::child("#/components/schemas", &key))
+            }
+        };
         let node = match &name {
             Some(name) => self.errors_node(name, &media),
             None => Err(gaps::ERROR_BODY_NO_MESSAGE),
@@ -112,6 +144,7 @@ impl Importer<'_> {
     fn shared_error_schema(&self) -> Option<Shared> {
         let doc = self.doc;
         let mut uses: IndexMap<String, IndexMap<String, usize>> = IndexMap::new();
+        let mut inline: IndexMap<String, (Value, String)> = IndexMap::new();
         let mut total = 0usize;
         let paths = doc.get("paths").and_then(Value::as_object).into_iter().flatten();
         for (_, item) in paths {
@@ -126,15 +159,18 @@ impl Importer<'_> {
                     let Some(content) = response.get("content").and_then(Value::as_object) else { continue };
                     let Some((media, schema)) = json_media(content) else { continue };
                     total += 1;
-                    let Some(key) = schema
-                        .get("$ref")
-                        .and_then(Value::as_str)
-                        .and_then(|r| r.strip_prefix("#/components/schemas/"))
-                        .filter(|k| !k.contains('/'))
-                    else {
-                        continue;
+                    let reference = schema.get("$ref").and_then(Value::as_str);
+                    let key = match reference.and_then(|r| r.strip_prefix("#/components/schemas/")) {
+                        Some(key) if !key.contains('/') => key.replace("~1", "/").replace("~0", "~"),
+                        Some(_) => continue,
+                        // An object written inline: its copies count together, by their text.
+                        None if reference.is_none() && schema.get("properties").is_some() => {
+                            let key = format!("{INLINE}{schema}");
+                            inline.entry(key.clone()).or_insert_with(|| (schema.clone(), String::new()));
+                            key
+                        }
+                        None => continue,
                     };
-                    let key = key.replace("~1", "/").replace("~0", "~");
                     let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
                     *uses.entry(key).or_default().entry(essence).or_default() += 1;
                 }
@@ -176,12 +212,37 @@ impl Importer<'_> {
         }
         let media = most.map(|(m, _)| m.clone()).filter(|m| m != "*/*").unwrap_or_else(|| "application/json".into());
         let alike = keys.iter().filter(|k| ***k != key).map(|k| (*k).clone()).collect();
-        Some(Shared { key, media, alike })
+        let inline = inline.swap_remove(&key).map(|(schema, _)| (schema, self.first_inline_error(&key)));
+        Some(Shared { key, media, alike, inline })
+    }
+
+    /// Where the inline error schema of `key` is first met (for the gap's source).
+    fn first_inline_error(&self, key: &str) -> String {
+        let doc = self.doc;
+        let paths = doc.get("paths").and_then(Value::as_object).into_iter().flatten();
+        for (path, item) in paths {
+            let Some(item) = refs::lookup_value(doc, item).and_then(Value::as_object) else { continue };
+            for (method, op) in item.iter().filter(|(m, _)| METHODS.contains(&m.as_str())) {
+                for (code, response) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
+                    let content = refs::lookup_value(doc, response).and_then(|r| r.get("content")?.as_object());
+                    let Some((media, schema)) = content.and_then(json_media) else { continue };
+                    if format!("{INLINE}{schema}") == key {
+                        let at = refs::child(&refs::child("#/paths", path), method);
+                        let at = refs::child(&refs::child(&refs::child(&at, "responses"), code), "content");
+                        return refs::child(&refs::child(&at, media), "schema");
+                    }
+                }
+            }
+        }
+        "#/paths".to_owned()
     }
 
     /// What makes two error components alike: their property names and required ones (a
     /// component without properties is like no other).
     fn likeness(&self, key: &str) -> String {
+        if key.starts_with(INLINE) {
+            return key.to_owned();
+        }
         let schema = &self.doc["components"]["schemas"][key];
         let Some(properties) = schema.get("properties").and_then(Value::as_object).filter(|p| !p.is_empty()) else {
             return format!("#{key}");
@@ -246,7 +307,15 @@ impl Importer<'_> {
         let message = refs::child(&prefix, &find(&level, MESSAGE_NAMES, "string").ok_or(no_message)?);
         let status = find(&level, STATUS_NAMES, "integer").map(|wire| refs::child(&prefix, &wire));
         let violations = self.violations(&level).map(|(wire, keys)| (refs::child(&prefix, &wire), keys));
+        // A required string code beside the message (Azure's `error.code`, OAuth's `error`):
+        // the router fills it from the status.
+        let code = level
+            .iter()
+            .filter(|(wire, _)| refs::child(&prefix, wire) != message && CODE_NAMES.contains(&normal(wire).as_str()))
+            .find(|(_, field)| field.as_object().is_some_and(|f| is_required(f) && field_type(f) == "string"))
+            .map(|(wire, _)| refs::child(&prefix, wire));
         let mut filled = vec![message.clone()];
+        filled.extend(code.clone());
         filled.extend(status.clone());
         filled.extend(violations.as_ref().map(|(p, _)| p.clone()));
         if !self.fills_required(&top, "", &filled, 0) {
@@ -259,6 +328,9 @@ impl Importer<'_> {
             node.insert("status".into(), json!(status));
         }
         node.insert("message".into(), json!(message));
+        if let Some(code) = code {
+            node.insert("code".into(), json!(code));
+        }
         if let Some((violations, (path, what))) = violations {
             node.insert("violations".into(), json!(violations));
             if path != "path" || what != "message" {

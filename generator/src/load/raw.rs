@@ -108,6 +108,9 @@ pub struct RawErrors {
     /// JSON pointer of the message (`/message`, `/detail`, `/error/message`); required with
     /// `type`.
     pub message: Option<String>,
+    /// JSON pointer of a string code the router fills from the status (`/error/code`,
+    /// OAuth's `/error`: `invalid_request`, `not_found`, ...).
+    pub code: Option<String>,
     /// JSON pointer of the list of violations, if it carries one (`/errors`).
     pub violations: Option<String>,
     /// The keys of one violation object (default `path` and `message`).

@@ -222,12 +222,13 @@ impl Lowerer<'_> {
         let root = TypeRef::Named(name.clone());
         let mut pointers = vec![("message", convention.message.clone(), "a string")];
         pointers.extend(convention.status.clone().map(|p| ("status", p, "an integer")));
+        pointers.extend(convention.code.clone().map(|p| ("code", p, "a string")));
         pointers.extend(convention.violations.clone().map(|p| ("violations", p, "a list of violation objects")));
         for (key, pointer, wanted) in &pointers {
             let found = self.field_at(&root, pointer);
             let fits = match (key, &found) {
                 (_, None) => false,
-                (&"message", Some(ty)) => *ty == TypeRef::String,
+                (&"message" | &"code", Some(ty)) => *ty == TypeRef::String,
                 (&"status", Some(ty)) => *ty == TypeRef::Integer,
                 (_, Some(TypeRef::List(item))) => {
                     let keys = [&convention.violation_path, &convention.violation_message];
@@ -248,7 +249,7 @@ impl Lowerer<'_> {
             let at = at(self, "type");
             self.diags
                 .error(at, format!("the router cannot fill the required field `{missing}` of the error body `{name}`"))
-                .hint("make it optional, or point `status`, `message` or `violations` at it");
+                .hint("make it optional, or point `status`, `message`, `code` or `violations` at it");
         }
     }
 

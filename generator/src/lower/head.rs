@@ -310,6 +310,7 @@ impl Lowerer<'_> {
             let given = [
                 ("status", raw.status.is_some()),
                 ("message", raw.message.is_some()),
+                ("code", raw.code.is_some()),
                 ("violations", raw.violations.is_some()),
                 ("violation", raw.violation.is_some()),
             ];
@@ -351,6 +352,7 @@ impl Lowerer<'_> {
         };
         let status = pointer("status", &raw.status);
         let message = pointer("message", &raw.message).unwrap_or_else(|| "/message".into());
+        let code = pointer("code", &raw.code);
         let violations = pointer("violations", &raw.violations);
         let keys = raw.violation.as_ref();
         ErrorConvention {
@@ -358,6 +360,7 @@ impl Lowerer<'_> {
             media_type,
             status,
             message,
+            code,
             violations,
             violation_path: keys.and_then(|k| k.path.clone()).unwrap_or_else(|| "path".into()),
             violation_message: keys.and_then(|k| k.message.clone()).unwrap_or_else(|| "message".into()),

@@ -1155,6 +1155,8 @@ pub struct ErrorConvention {
     pub status: Option<String>,
     /// JSON pointer of the message.
     pub message: String,
+    /// JSON pointer of a string code the router fills from the status, if the body has one.
+    pub code: Option<String>,
     /// JSON pointer of the list of violations, if the body carries them.
     pub violations: Option<String>,
     /// The key of a violation's location in each violation object.
@@ -1171,6 +1173,7 @@ impl Default for ErrorConvention {
             media_type: "application/json".into(),
             status: Some("/error/code".into()),
             message: "/error/message".into(),
+            code: None,
             violations: Some("/error/violations".into()),
             violation_path: "path".into(),
             violation_message: "message".into(),
