@@ -583,7 +583,10 @@ fn a_list_whose_items_have_constraints_the_format_cannot_keep_gets_a_sample_fitt
                 "type": "string", "minLength": 8, "maxLength": 8, "pattern": "^row:[0-9]{4}$"}},
             "edges": {"type": "array", "items": {"type": "array", "minItems": 2, "items": {"type": "string"}}},
             "cells": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 5}},
-            "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "example": ["a", "b"]}
+            "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "example": ["a", "b"]},
+            // Defaults of lists and maps are not literals the format writes: left out.
+            "decode": {"type": "object", "additionalProperties": true, "default": {"a": 1}},
+            "ids": {"type": "array", "items": {"type": "integer"}, "default": [1]}
         }}}}
     });
     let imported = apigen::import::import(&doc, "rows.json").unwrap();

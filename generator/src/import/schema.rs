@@ -1105,8 +1105,9 @@ impl Importer<'_> {
             typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer));
         }
         if let Some(default) = typed.default.take() {
-            // A scalar: a list's default is not written as a literal.
-            if optional && !default.is_null() && !default.is_array() && self.fits(&default, typed) {
+            // A scalar: a list's or a map's default is not written as a literal.
+            let scalar = !default.is_null() && !default.is_array() && !default.is_object();
+            if optional && scalar && self.fits(&default, typed) {
                 typed.default = Some(default);
             } else if !default.is_null() || !optional {
                 typed.gap(self.gaps.note(gaps::DEFAULT_DROPPED, &at.pointer));
