@@ -485,6 +485,16 @@ impl Importer<'_> {
             });
         }
         let Some(fragment) = fragment else { return Ok((path, Vec::new())) };
+        let declared = self.declared_params(item, op, pointer);
+        // AWS's REST documents name a query parameter the operation requires (`#tagKeys`): a
+        // hint beside the path, not a selector; the route is the path (an operation whose
+        // route another took is left out by `route`).
+        let names_declared = fragment
+            .split('&')
+            .all(|name| declared.iter().any(|p| p.name == name && matches!(p.location.as_str(), "query" | "header")));
+        if !fragment.contains('=') && names_declared {
+            return Ok((path, Vec::new()));
+        }
         if !fragment.contains('=') {
             return Err(LeftOut::new(
                 gaps::PATH,
@@ -493,7 +503,6 @@ impl Importer<'_> {
                 ),
             ));
         }
-        let declared = self.declared_params(item, op, pointer);
         let mut select = Vec::new();
         for pair in fragment.split('&') {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
