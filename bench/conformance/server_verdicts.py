@@ -18,7 +18,7 @@ named gap, counted apart too, as is the document's own imprecision:
                      (the format's objects are closed to requests; OpenAPI's are open unless
                      `additionalProperties: false`);
   gap dropped-body   a body sent to an operation whose document body the import left out
-                     (a GET or DELETE body, gap `body-on-get`);
+                     (a GET or HEAD body, gap `bodies-on-get-delete`);
   gap big-integers   an integer of 19 digits or more (or written with an exponent past
                      that, `9.2e+28`) refused where the document gives `type: integer` with no
                      format or bounds (JSON Schema's integers are unbounded; the format's are

@@ -687,6 +687,35 @@ fn a_content_type_header_parameter_is_kept_where_no_body_sets_it() {
 }
 
 #[test]
+fn a_delete_keeps_its_body_and_a_get_leaves_its_body_out() {
+    let body = serde_json::json!({"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {
+        "type": "object", "required": ["moderators"],
+        "properties": {"moderators": {"type": "array", "items": {"type": "string"}}}}}}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Moderators", "version": "1"},
+        "paths": {"/moderators": {
+            "delete": {"operationId": "removeModerators", "requestBody": body.clone(),
+                "responses": {"204": {"description": "done"}}},
+            "get": {"operationId": "findModerators", "requestBody": body,
+                "responses": {"204": {"description": "done"}}}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "moderators.json").unwrap();
+    assert!(imported.summary.line().contains("bodies-on-get-delete 1"), "{}", imported.summary.line());
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in &imported.files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let api = match apigen::load(dir.path()) {
+        Ok((api, _)) => api,
+        Err(diags) => panic!("the moderators do not lint:\n{}", diags.render()),
+    };
+    let has_body = |name: &str| api.operations.iter().find(|o| o.name == name).unwrap().body.is_some();
+    assert!(has_body("removeModerators") && !has_body("findModerators"));
+}
+
+#[test]
 fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
     let body = |op: &str| {
         serde_json::json!({"operationId": op, "requestBody": {"content": {"application/json": {"schema": {

@@ -65,7 +65,7 @@ kinds! {
         "The later operation is left out.";
     NON_JSON_BODY = "non-json-request-bodies", "A request body that is not JSON and that the format cannot hold: a form of nested objects, a media range (`*/*`), XML.",
         "A required one: operation left out. An optional one: left out of the operation.";
-    BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET, HEAD or DELETE operation.",
+    BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET or HEAD operation (a DELETE's is kept).",
         "Left out of the operation.";
     NON_JSON_RESPONSE = "non-json-responses", "A success response that is not JSON and that the format cannot hold: a media range (`*/*`, `image/*`) or a mix with JSON.",
         "Declared without body (`empty: true`): the generated client does not read it.";
