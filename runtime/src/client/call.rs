@@ -206,7 +206,7 @@ impl Core {
 
     /// The URL of `call`: the base URL, the path and the query, without credentials.
     fn url(&self, call: &Call) -> Result<reqwest::Url, Error> {
-        let mut url = match self.base.join(call.path.trim_start_matches('/')) {
+        let mut url = match join_path(&self.base, &call.path) {
             Ok(url) => url,
             Err(e) => {
                 return Err(Error::Config(format!("the path {:?} does not join the base URL: {e}", call.path)));
@@ -393,9 +393,25 @@ fn without_params(url: &mut reqwest::Url, names: &[&str]) {
     }
 }
 
+/// The base URL with `path` appended (the base's own path kept: `https://h/api/` and
+/// `/v1/x` give `https://h/api/v1/x`). The path is joined as `./<path>`: a first segment
+/// holding a colon (Google's `/v1beta:estimateCostScenario`) would otherwise read as a scheme.
+fn join_path(base: &reqwest::Url, path: &str) -> Result<reqwest::Url, impl std::fmt::Display + std::fmt::Debug> {
+    base.join(&format!("./{}", path.trim_start_matches('/')))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_joins_the_base_even_when_its_first_segment_holds_a_colon() {
+        let base = reqwest::Url::parse("https://api.example.com/base/").unwrap();
+        let joined = |path: &str| join_path(&base, path).unwrap().to_string();
+        assert_eq!(joined("/v1beta:estimateCostScenario"), "https://api.example.com/base/v1beta:estimateCostScenario");
+        assert_eq!(joined("/v1/jobs/a:cancel"), "https://api.example.com/base/v1/jobs/a:cancel");
+        assert_eq!(joined("/"), "https://api.example.com/base/");
+    }
 
     #[test]
     fn segments_are_percent_encoded() {
