@@ -716,6 +716,23 @@ fn a_delete_keeps_its_body_and_a_get_leaves_its_body_out() {
 }
 
 #[test]
+fn an_xml_response_is_answered_and_read_as_raw_bytes() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Certificates", "version": "1"},
+        "paths": {"/certificate": {"post": {"operationId": "getCertificate",
+            "responses": {"200": {"description": "The certificate, in PDF or XML.", "content": {
+                "application/pdf": {"example": "a PDF"},
+                "application/xml": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}
+            }}}}}}
+    });
+    let imported = apigen::import::import(&doc, "certificates.json").unwrap();
+    assert!(imported.summary.line().contains("xml-responses 1"), "{}", imported.summary.line());
+    let ops = &imported.files.iter().find(|(name, _)| name != "api.yaml" && name != "schemas.yaml").unwrap().1;
+    assert!(ops.contains("type: bytes\n      media_type: [application/pdf, application/xml]"), "{ops}");
+}
+
+#[test]
 fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
     let body = |op: &str| {
         serde_json::json!({"operationId": op, "requestBody": {"content": {"application/json": {"schema": {

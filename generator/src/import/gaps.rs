@@ -67,6 +67,8 @@ kinds! {
         "A required one: operation left out. An optional one: left out of the operation.";
     BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET or HEAD operation (a DELETE's is kept).",
         "Left out of the operation.";
+    XML_RESPONSE = "xml-responses", "A success response in XML (`application/xml`, `text/xml`, `application/atom+xml`): the format has no XML type.",
+        "Answered and read as raw bytes (text when every media type is `text/`), its schema unchecked.";
     NON_JSON_RESPONSE = "non-json-responses", "A success response that is not JSON and that the format cannot hold: a media range (`*/*`, `image/*`) or a mix with JSON.",
         "Declared without body (`empty: true`): the generated client does not read it.";
     RESPONSE_ALTERNATIVES = "response-media-alternatives", "A JSON success response that also offers media types the format cannot answer for the same value (`application/xml`, `text/plain`, `application/zip` beside `application/json`), or that is JSON only by a media range (`*/*`).",
