@@ -17,6 +17,19 @@ fn import(doc: &str) -> (tempfile::TempDir, apigen::ImportReport, Api) {
     (dir, report, api)
 }
 
+/// The spec an in-memory import wrote, loaded (and so linted); `what` names it when it does
+/// not lint.
+fn lint_imported(imported: &apigen::import::Imported, what: &str) -> Api {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in &imported.files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    match apigen::load(dir.path()) {
+        Ok((api, _)) => api,
+        Err(diags) => panic!("{what}:\n{}", diags.render()),
+    }
+}
+
 /// The Rust-visible shape of an API: every type with its Rust name and fields (Rust name, wire
 /// name, type, presence), every operation with its Rust names, route, parameters, body and
 /// statuses.
@@ -502,14 +515,7 @@ fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_t
         "{}",
         imported.summary.line()
     );
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in &imported.files {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    let api = match apigen::load(dir.path()) {
-        Ok((api, _)) => api,
-        Err(diags) => panic!("the renamed names do not lint:\n{}", diags.render()),
-    };
+    let api = lint_imported(&imported, "the renamed names do not lint");
     let op = api.operations.iter().find(|op| op.name == "getStatement").unwrap();
     let params: Vec<(&str, &str)> = op.params.iter().map(|p| (p.wire.as_str(), p.rust.as_str())).collect();
     let expected = [
@@ -598,13 +604,7 @@ fn a_list_whose_items_have_constraints_the_format_cannot_keep_gets_a_sample_fitt
     {
         assert!(schemas.contains(expected), "{expected} in {schemas}");
     }
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in &imported.files {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    if let Err(diags) = apigen::load(dir.path()) {
-        panic!("the samples do not lint:\n{}", diags.render());
-    }
+    lint_imported(&imported, "the samples do not lint");
 }
 
 #[test]
@@ -670,14 +670,7 @@ fn a_content_type_header_parameter_is_kept_where_no_body_sets_it() {
     });
     let imported = apigen::import::import(&doc, "orders.json").unwrap();
     assert!(imported.summary.line().contains("header-params 1"), "{}", imported.summary.line());
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in &imported.files {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    let api = match apigen::load(dir.path()) {
-        Ok((api, _)) => api,
-        Err(diags) => panic!("the orders do not lint:\n{}", diags.render()),
-    };
+    let api = lint_imported(&imported, "the orders do not lint");
     let headers = |op: &str| -> Vec<String> {
         let op = api.operations.iter().find(|o| o.name == op).unwrap();
         op.params.iter().map(|p| format!("{} {} required={}", p.location.as_str(), p.wire, p.required)).collect()
@@ -703,14 +696,7 @@ fn a_delete_keeps_its_body_and_a_get_leaves_its_body_out() {
     });
     let imported = apigen::import::import(&doc, "moderators.json").unwrap();
     assert!(imported.summary.line().contains("bodies-on-get-delete 1"), "{}", imported.summary.line());
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in &imported.files {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    let api = match apigen::load(dir.path()) {
-        Ok((api, _)) => api,
-        Err(diags) => panic!("the moderators do not lint:\n{}", diags.render()),
-    };
+    let api = lint_imported(&imported, "the moderators do not lint");
     let has_body = |name: &str| api.operations.iter().find(|o| o.name == name).unwrap().body.is_some();
     assert!(has_body("removeModerators") && !has_body("findModerators"));
 }
@@ -750,14 +736,7 @@ fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
     });
     let imported = apigen::import::import(&doc, "taxes.json").unwrap();
     assert_eq!(imported.shared_shapes, 2, "createA's kind and owner name createZ's");
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in &imported.files {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    let api = match apigen::load(dir.path()) {
-        Ok((api, _)) => api,
-        Err(diags) => panic!("the shared shapes do not lint:\n{}", diags.render()),
-    };
+    let api = lint_imported(&imported, "the shared shapes do not lint");
     let listing = apigen::listing::types(&api).join("\n");
     assert_eq!(
         listing,
@@ -1146,11 +1125,7 @@ fn a_bodiless_success_beside_a_body_is_a_response_of_its_own() {
     let imported = apigen::import::import(&doc, "updates.json").unwrap();
     assert_eq!(imported.summary.kept, 2);
     assert!(!imported.summary.kinds.contains_key("success-bodies"), "{}", imported.summary.line());
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in &imported.files {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    let (api, _) = apigen::load(dir.path()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let api = lint_imported(&imported, "the updates do not lint");
     let statuses = |name: &str| {
         let op = api.operations.iter().find(|op| op.name == name).unwrap();
         let others: Vec<(u16, bool)> =
