@@ -30,6 +30,16 @@ fn lint_imported(imported: &apigen::import::Imported, what: &str) -> Api {
     }
 }
 
+/// The text an in-memory import wrote into `file`, or (`None`) into its first file of
+/// operations (neither `api.yaml` nor `schemas.yaml`).
+fn written<'a>(imported: &'a apigen::import::Imported, file: Option<&str>) -> &'a str {
+    let wanted = |name: &str| match file {
+        Some(file) => name == file,
+        None => name != "api.yaml" && name != "schemas.yaml",
+    };
+    &imported.files.iter().find(|(name, _)| wanted(name)).unwrap().1
+}
+
 /// The Rust-visible shape of an API: every type with its Rust name and fields (Rust name, wire
 /// name, type, presence), every operation with its Rust names, route, parameters, body and
 /// statuses.
@@ -452,7 +462,7 @@ fn invalid_schemas_and_references_to_nothing_are_gaps_not_failures() {
         "1 of 1 operations kept, 0 of 0 parameters kept, 1 types, 4 gaps; gap places: broken-refs 1, contradictory-constraints 1, invalid-schemas 1, \
          unlisted-refusals 1"
     );
-    let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;
+    let schemas = written(&imported, Some("schemas.yaml"));
     assert_eq!(
         schemas,
         "types:\n  Thing:\n    fields:\n      code: { type: string, optional: true, gaps: [invalid-schemas] }\n      \
@@ -480,7 +490,7 @@ fn required_names_the_properties_do_not_declare_are_required_fields_of_any_value
     });
     let imported = apigen::import::import(&doc, "loose.json").unwrap();
     assert!(imported.summary.line().contains("undeclared-required 3"), "{}", imported.summary.line());
-    let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;
+    let schemas = written(&imported, Some("schemas.yaml"));
     assert!(
         schemas.contains("  Thing:\n    fields:\n      id: { type: string }\n      output: { type: json, gaps: [undeclared-required] }\n"),
         "{schemas}"
@@ -543,7 +553,7 @@ fn an_azure_enumeration_that_may_grow_is_closed_to_requests_as_its_schema_says()
         }}}}}
     });
     let imported = apigen::import::import(&doc, "gateways.json").unwrap();
-    let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;
+    let schemas = written(&imported, Some("schemas.yaml"));
     assert!(schemas.contains("name: { optional: true, open: false, enum: [Standard] }"), "{schemas}");
 }
 
@@ -572,7 +582,7 @@ fn overlapping_variants_each_holding_one_constant_of_a_field_are_tagged_by_it() 
     let imported = apigen::import::import(&doc, "verifications.json").unwrap();
     assert!(imported.summary.line().contains("implicit-tags 1"), "{}", imported.summary.line());
     assert!(!imported.summary.line().contains("union-overlaps"), "{}", imported.summary.line());
-    let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;
+    let schemas = written(&imported, Some("schemas.yaml"));
     assert!(schemas.contains("union: { tag: type, variants: [Email, Sms], open: false }"), "{schemas}");
     assert!(schemas.contains("  Sms:\n    fields:\n      type: { const: sms }\n"), "{schemas}");
     assert!(schemas.contains("  Email:\n    fields:\n      type: { const: email }\n"), "{schemas}");
@@ -598,7 +608,7 @@ fn a_list_whose_items_have_constraints_the_format_cannot_keep_gets_a_sample_fitt
         }}}}
     });
     let imported = apigen::import::import(&doc, "rows.json").unwrap();
-    let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;
+    let schemas = written(&imported, Some("schemas.yaml"));
     for expected in
         ["sample: [\"row:0000\", \"row:0000\"]", "sample: [[item, item]]", "sample: { key: 5 }", "sample: [a, b]"]
     {
@@ -618,7 +628,7 @@ fn a_path_list_of_numbers_is_kept_as_text_whose_sample_is_one_item() {
             "responses": {"204": {"description": "done"}}}}}
     });
     let imported = apigen::import::import(&doc, "apps.json").unwrap();
-    let ops = &imported.files.iter().find(|(name, _)| name != "api.yaml" && name != "schemas.yaml").unwrap().1;
+    let ops = written(&imported, None);
     assert!(ops.contains("- { name: ID, in: path, sample: \"3\" }"), "{ops}");
 }
 
@@ -633,7 +643,7 @@ fn a_number_of_an_integer_format_is_an_integer() {
             "responses": {"204": {"description": "done"}}}}}
     });
     let imported = apigen::import::import(&doc, "spaces.json").unwrap();
-    let ops = &imported.files.iter().find(|(name, _)| name != "api.yaml" && name != "schemas.yaml").unwrap().1;
+    let ops = written(&imported, None);
     assert!(ops.contains("{ name: numberOfResults, in: query, type: integer, minimum: 0, maximum: 255 }"), "{ops}");
 }
 
@@ -648,7 +658,7 @@ fn a_number_enumeration_of_whole_numbers_is_one_of_integers_and_another_is_sampl
             "responses": {"204": {"description": "done"}}}}}
     });
     let imported = apigen::import::import(&doc, "facilities.json").unwrap();
-    let ops = &imported.files.iter().find(|(name, _)| name != "api.yaml" && name != "schemas.yaml").unwrap().1;
+    let ops = written(&imported, None);
     assert!(ops.contains("{ name: years, in: query, open: false, enum: [1, 2, 5] }"), "{ops}");
     assert!(ops.contains("{ name: ratio, in: query, type: number, sample: 2.5, gaps: [non-string-enums] }"), "{ops}");
 }
@@ -714,7 +724,7 @@ fn an_xml_response_is_answered_and_read_as_raw_bytes() {
     });
     let imported = apigen::import::import(&doc, "certificates.json").unwrap();
     assert!(imported.summary.line().contains("xml-responses 1"), "{}", imported.summary.line());
-    let ops = &imported.files.iter().find(|(name, _)| name != "api.yaml" && name != "schemas.yaml").unwrap().1;
+    let ops = written(&imported, None);
     assert!(ops.contains("type: bytes\n      media_type: [application/pdf, application/xml]"), "{ops}");
 }
 
