@@ -20,7 +20,7 @@
 # small harness with two programs.
 #
 # The client (Prism): `samples::client` holds a sample credential for every scheme,
-# `samples::calls` calls every operation once with the spec's samples, each with a 10 s
+# `samples::calls` calls every operation once with the spec's samples, each with a 60 s
 # deadline. Each call is:
 #   ok          accepted by Prism and its answer decoded;
 #   refused     Prism refused the request (422/400 naming the request, 401, 404 route, 405):
