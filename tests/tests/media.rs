@@ -7,10 +7,11 @@
 use apigen_runtime::Bytes;
 use apigen_runtime::client::CallBody;
 use files_client::{Client, CreateChargeContentType, Error, RenderDocumentAccept, RetryPolicy, Upload};
-use files_server::types::{AttachmentUpload, Attachments, Blob, Charge, ChargeForm, Currency, Stored};
+use files_server::types::{AttachmentUpload, Attachments, Blob, Charge, ChargeForm, Currency, QuoteForm, Stored};
 use files_server::{
     ApiError, Authenticator, BlobsApi, Context, CreateChargeRequest, Credential, EchoNoteRequest, ExportChargesRequest,
-    FormsApi, GetBlobRequest, PutBlobRequest, RenderDocumentRequest, Secret, ServerConfig, UploadAttachmentsRequest,
+    FormsApi, GetBlobRequest, PutBlobRequest, QuoteChargeRequest, RenderDocumentRequest, Secret, ServerConfig,
+    UploadAttachmentsRequest,
 };
 use futures_util::StreamExt;
 use serde_json::{Value, json};
@@ -76,6 +77,10 @@ impl BlobsApi for Store {
 }
 
 impl FormsApi for Store {
+    async fn quote_charge(&self, _: Context<()>, request: QuoteChargeRequest) -> Result<i64, ApiError> {
+        Ok(request.body.map_or(0, |form| form.amount / 100))
+    }
+
     async fn create_charge(&self, _: Context<()>, request: CreateChargeRequest) -> Result<Charge, ApiError> {
         let mut charges = self.charges.lock().unwrap();
         let form = request.body;
@@ -192,6 +197,26 @@ async fn a_streamed_upload_past_the_limit_is_refused_413_before_or_while_it_stre
     // Within the limit, the same way, it is stored.
     let blob = client(&base).blobs().put("a", vec![7u8; 1000]).send().await.unwrap();
     assert_eq!(blob.size, 1000);
+}
+
+#[tokio::test]
+async fn an_optional_form_sent_as_nothing_is_absent_and_one_sent_is_checked() {
+    let base = start().await;
+    let client = client(&base);
+    assert_eq!(client.forms().quote_charge().send().await.unwrap(), 0);
+    assert_eq!(client.forms().quote_charge().body(QuoteForm { amount: 1200 }).send().await.unwrap(), 12);
+    let form = |body: &'static str| {
+        http()
+            .post(format!("{base}/charges/quote"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+    };
+    assert_eq!(answer(http().post(format!("{base}/charges/quote"))).await, (200, "application/json".into(), json!(0)));
+    let (status, _, body) = answer(form("amount=0")).await;
+    assert_eq!((status, &body["error"]["violations"][0]["path"]), (400, &json!("/amount")));
+    // A form given without its required field is not absent.
+    let (status, _, body) = answer(form("other=1")).await;
+    assert_eq!((status, &body["error"]["violations"][0]["path"]), (400, &json!("/amount")));
 }
 
 #[tokio::test]

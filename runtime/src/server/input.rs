@@ -514,7 +514,7 @@ impl Input {
     /// `required` is false) or invalid (the problems are recorded). An optional object body
     /// given as JSON `null` is refused: `null` is not an instance of its schema.
     pub fn body<T: FromJson + Validate>(&mut self, required: bool) -> Option<T> {
-        if self.body.iter().all(u8::is_ascii_whitespace) {
+        if self.body_is_empty() {
             if required {
                 self.fail(String::new(), "a JSON body is required");
             }
@@ -548,13 +548,19 @@ impl Input {
         }
     }
 
+    /// True when the request carries no body (none, or only whitespace): an optional form
+    /// body read field by field is then absent, not a form missing its required fields.
+    pub fn body_is_empty(&self) -> bool {
+        self.body.iter().all(u8::is_ascii_whitespace)
+    }
+
     /// A form body (urlencoded, or multipart without files) of nested objects and lists
     /// (`items[0][price]=x`, see [`crate::form`]),
     /// decoded strictly and validated like a JSON body, every violation named by its key in
     /// the form (`items[0][price]`). `None` when absent (allowed only when `required` is
     /// false) or invalid (the problems are recorded).
     pub fn form_body<T: FromJson + Validate>(&mut self, required: bool) -> Option<T> {
-        if self.body.iter().all(u8::is_ascii_whitespace) {
+        if self.body_is_empty() {
             if required {
                 self.fail(String::new(), "a form body is required");
             }

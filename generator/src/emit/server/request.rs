@@ -164,7 +164,13 @@ impl ServerEmitter<'_> {
             return quote! { let body = #json; };
         }
         let form = if !body.bracketed(self.api) {
-            self.read_form(&body.ty)
+            let fields = self.read_form(&body.ty);
+            // Absent is not empty: an optional form body sent as nothing has no field to miss.
+            if body.optional {
+                quote! { if __input.body_is_empty() { ::core::option::Option::None } else { #fields } }
+            } else {
+                fields
+            }
         } else {
             // Nested objects and lists, in brackets: decoded whole, like JSON.
             quote! { __input.form_body::<#ty>(#required) }
