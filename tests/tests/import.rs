@@ -1017,6 +1017,13 @@ fn the_error_body_most_error_responses_share_becomes_api_errors() {
             "error-body-by-name",
             "    message: \"/error_description\",\n    code: ::core::option::Option::Some(\"/error\"),\n",
         ),
+        // A required integer `errorCode`: the router writes the status there.
+        (
+            "errors-numbered-3.0.json",
+            "  errors: { type: ControllerError, media_type: application/json, status: /errorCode, message: /message }\n",
+            "error-body-by-name",
+            "    status: ::core::option::Option::Some(\"/errorCode\"),\n    message: \"/message\",\n",
+        ),
         // Written inline at every response, copy for copy: declared once as `ErrorBody`, with
         // Azure's `details` as the violations (`target` names where).
         (

@@ -16,7 +16,8 @@
 //! 3. `message`: a string field named `message`, `detail`, `error_description`, `title` or
 //!    `error` (in that order; names compared without case and separators) at the top of the
 //!    body, else inside its `error` object (Google's and Azure's `/error/message`).
-//! 4. `status`: an integer field named `status` or `code` beside the message; `code`: a
+//! 4. `status`: an integer field named `status`, `code`, `status_code` or `error_code`
+//!    (Opto22's required `errorCode`) beside the message; `code`: a
 //!    required string field named `code`, `error`, `error_code`, `type`, `kind` or `reason`
 //!    beside it, which the router fills from the status (`invalid_request`, `not_found`).
 //! 5. `violations`: a list beside the message whose items are objects with a string field
@@ -48,7 +49,7 @@ const MESSAGE_NAMES: &[&str] = &["message", "detail", "errordescription", "title
 const CODE_NAMES: &[&str] = &["code", "error", "errorcode", "type", "kind", "reason"];
 
 /// Names of the status field, in the order one is preferred.
-const STATUS_NAMES: &[&str] = &["status", "code"];
+const STATUS_NAMES: &[&str] = &["status", "code", "statuscode", "errorcode"];
 
 /// Names of the key of a violation saying where.
 const VIOLATION_PATH_NAMES: &[&str] = &["path", "field", "pointer", "name", "param", "parameter", "location", "target"];
