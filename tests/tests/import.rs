@@ -485,7 +485,11 @@ fn required_names_the_properties_do_not_declare_are_required_fields_of_any_value
             "Counts": {"type": "object", "required": ["total"], "properties": {"id": {"type": "string"}},
                 "additionalProperties": {"type": "integer"}},
             "Closed": {"type": "object", "required": ["gone"], "properties": {"id": {"type": "string"}},
-                "additionalProperties": false}
+                "additionalProperties": false},
+            // A base requiring what the schema including it declares (Box's `...--Base`).
+            "Base": {"type": "object", "required": ["segment"], "properties": {"id": {"type": "string"}}},
+            "Mini": {"allOf": [{"$ref": "#/components/schemas/Base"},
+                {"type": "object", "properties": {"segment": {"type": "string"}}}]}
         }}
     });
     let imported = apigen::import::import(&doc, "loose.json").unwrap();
@@ -497,6 +501,8 @@ fn required_names_the_properties_do_not_declare_are_required_fields_of_any_value
     );
     assert!(schemas.contains("total: { type: integer, gaps: [undeclared-required] }"), "{schemas}");
     assert!(!schemas.contains("gone"), "additionalProperties: false leaves no room for `gone`: {schemas}");
+    assert!(schemas.contains("  Base:\n    fields:\n      id: { type: string, optional: true }\n"), "{schemas}");
+    lint_imported(&imported, "the required names do not lint");
 }
 
 #[test]
@@ -516,7 +522,9 @@ fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_t
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Statement"}}}}}}}},
         "components": {"schemas": {"Statement": {"type": "object", "additionalProperties": true, "properties": {
             "fooBar": {"type": "string"}, "foo_bar": {"type": "integer"}, "extra": {"type": "string"},
-            "kept": {"type": "string", "x-rust-name": "held"}
+            "kept": {"type": "string", "x-rust-name": "held"},
+            // A keyword's `_` is not doubled by the number (rudder's `type` beside `Type`).
+            "type": {"type": "string"}, "Type": {"type": "string"}
         }}}}
     });
     let imported = apigen::import::import(&doc, "feeds.json").unwrap();
@@ -537,7 +545,15 @@ fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_t
     assert_eq!(params, expected);
     let TypeKind::Object(object) = &api.ty("Statement").kind else { panic!("Statement is an object") };
     let fields: Vec<(&str, &str)> = object.fields.iter().map(|f| (f.wire.as_str(), f.rust.as_str())).collect();
-    assert_eq!(fields, [("fooBar", "foo_bar"), ("foo_bar", "foo_bar_2"), ("extra", "extra_2"), ("kept", "held")]);
+    let expected = [
+        ("fooBar", "foo_bar"),
+        ("foo_bar", "foo_bar_2"),
+        ("extra", "extra_2"),
+        ("kept", "held"),
+        ("type", "type_"),
+        ("Type", "type_2"),
+    ];
+    assert_eq!(fields, expected);
 }
 
 #[test]
@@ -726,6 +742,32 @@ fn an_xml_response_is_answered_and_read_as_raw_bytes() {
     assert!(imported.summary.line().contains("xml-responses 1"), "{}", imported.summary.line());
     let ops = written(&imported, None);
     assert!(ops.contains("type: bytes\n      media_type: [application/pdf, application/xml]"), "{ops}");
+}
+
+#[test]
+fn a_shared_parameter_renamed_in_one_operation_is_inline_there_and_shared_elsewhere() {
+    let count = serde_json::json!({"$ref": "#/components/parameters/count"});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Counts", "version": "1"},
+        "paths": {
+            "/a": {"get": {"operationId": "listA", "parameters": [count.clone()],
+                "responses": {"204": {"description": "done"}}}},
+            // Graph's `count` beside `$count`: the shared one takes `count_2` here.
+            "/b": {"get": {"operationId": "listB", "parameters": [
+                {"name": "count", "in": "query", "schema": {"type": "integer"}}, count],
+                "responses": {"204": {"description": "done"}}}}
+        },
+        "components": {"parameters": {"count": {"name": "$count", "in": "query", "schema": {"type": "boolean"}}}}
+    });
+    let imported = apigen::import::import(&doc, "counts.json").unwrap();
+    let api = lint_imported(&imported, "the counts do not lint");
+    let rust = |op: &str| -> Vec<String> {
+        let op = api.operations.iter().find(|o| o.name == op).unwrap();
+        op.params.iter().map(|p| format!("{} {}", p.wire, p.rust)).collect()
+    };
+    assert_eq!(rust("listA"), ["$count count"]);
+    assert_eq!(rust("listB"), ["count count", "$count count_2"]);
 }
 
 #[test]

@@ -153,6 +153,8 @@ struct Importer<'a> {
     no_compose: BTreeSet<String>,
     /// The property names the document's discriminators name, found when first needed.
     discriminator_properties: Option<BTreeSet<String>>,
+    /// The pointers of the components some `allOf` names (found once, when first asked).
+    included_components: Option<BTreeSet<String>>,
     /// Each inline shape met (its fields or values as JSON) and the type name it took.
     inline_shapes: BTreeMap<String, String>,
     /// Whether a shape met before is named rather than repeated, and how many were.
@@ -265,6 +267,7 @@ impl<'a> Importer<'a> {
             failed: BTreeMap::new(),
             no_compose,
             discriminator_properties: None,
+            included_components: None,
             inline_shapes: BTreeMap::new(),
             share_shapes: true,
             crate_name: None,

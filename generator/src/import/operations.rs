@@ -1066,6 +1066,9 @@ impl Importer<'_> {
         if let Some(component) = component {
             let original = resolved.get("name").and_then(Value::as_str).unwrap_or_default();
             let shareable = original == wire && !wire.is_empty();
+            // A parameter with a Rust name of its own here is inline (its component may be
+            // shared elsewhere under the wire name's).
+            let shareable = shareable && !node.contains_key("rust_name");
             match self.shared.get(wire) {
                 Some((existing, from)) if shareable && (existing == &node || from == &component) => {
                     return Some(json!(wire));
@@ -1668,6 +1671,13 @@ impl Importer<'_> {
             {
                 nested = true;
             }
+        }
+        // A required name no property declares is a field of any value (`undeclared-required`),
+        // which a form of scalars cannot hold.
+        let resolved = refs::lookup_value(self.doc, schema).unwrap_or(schema);
+        let required = resolved.get("required").and_then(Value::as_array).into_iter().flatten();
+        if required.filter_map(Value::as_str).any(|name| properties.get(name).is_none()) {
+            nested = true;
         }
         // Files travel in a multipart form of scalars only; a form without files holds any
         // value, nested ones in brackets (`items[0][price]=x`).

@@ -309,6 +309,28 @@ impl Importer<'_> {
         self.discriminator_properties.as_ref().expect("set above")
     }
 
+    /// True when some `allOf` of the document names the schema at `pointer`: a base whose
+    /// `required` may name what the schemas including it declare.
+    fn is_included(&mut self, pointer: &str) -> bool {
+        if self.included_components.is_none() {
+            let mut found = BTreeSet::new();
+            let mut pending = vec![self.doc];
+            while let Some(value) = pending.pop() {
+                match value {
+                    Value::Object(map) => {
+                        let parts = map.get("allOf").and_then(Value::as_array).into_iter().flatten();
+                        found.extend(parts.filter_map(|p| p.get("$ref")?.as_str()).map(str::to_owned));
+                        pending.extend(map.values());
+                    }
+                    Value::Array(items) => pending.extend(items),
+                    _ => {}
+                }
+            }
+            self.included_components = Some(found);
+        }
+        self.included_components.as_ref().is_some_and(|found| found.contains(pointer))
+    }
+
     /// Merges a schema and its allOf parts (references followed) into one mapping: properties
     /// and required lists add up, other keys of later parts win. A referenced part is merged
     /// once and remembered; a part naming a schema being merged (a cycle) is left out, with a
@@ -892,6 +914,10 @@ impl Importer<'_> {
             Some(schema @ Value::Object(_)) => Some(schema.clone()),
             _ => Some(json!({})),
         };
+        // A base others include may require what they declare (Box's `...--Base`): left to them.
+        if self.is_included(&at.pointer) {
+            return;
+        }
         let required_at = refs::child(&at.pointer, "required");
         for (i, &wire) in required.iter().enumerate() {
             if fields.contains_key(wire) {
@@ -1333,8 +1359,12 @@ fn format_range(format: &str) -> Option<(f64, f64)> {
 /// `wanted` (a document's `x-rust-name`) or the wire name's own, else the first free
 /// `<name>_2`, `<name>_3`, ...
 pub(super) fn free_rust_name(taken: &mut names::Taken, wire: &str, wanted: Option<&str>) -> String {
+    // A keyword's `_` (`type_`) is not doubled by the number: `type_2`.
     let wanted = sanitize(wanted.unwrap_or(wire), Case::Snake);
-    taken.first_free(&wanted, "_", |taken, name| taken.is_free(name))
+    let base = wanted.trim_end_matches('_');
+    let base = if base.is_empty() { wanted.as_str() } else { base };
+    let free = taken.first_free(base, "_", |taken, name| taken.is_free(name));
+    sanitize(&free, Case::Snake)
 }
 
 /// Takes [`free_rust_name`] in `taken`; returns it when the spec must say it (`rust_name`),
