@@ -289,21 +289,10 @@ impl Importer<'_> {
     fn discriminators(&mut self) -> &BTreeSet<String> {
         if self.discriminator_properties.is_none() {
             let mut found = BTreeSet::new();
-            let mut pending = vec![self.doc];
-            while let Some(value) = pending.pop() {
-                match value {
-                    Value::Object(map) => {
-                        if let Some(name) =
-                            map.get("discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str)
-                        {
-                            found.insert(name.to_owned());
-                        }
-                        pending.extend(map.values());
-                    }
-                    Value::Array(items) => pending.extend(items),
-                    _ => {}
-                }
-            }
+            each_object(self.doc, |map| {
+                let name = map.get("discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str);
+                found.extend(name.map(str::to_owned));
+            });
             self.discriminator_properties = Some(found);
         }
         self.discriminator_properties.as_ref().expect("set above")
@@ -314,18 +303,10 @@ impl Importer<'_> {
     fn is_included(&mut self, pointer: &str) -> bool {
         if self.included_components.is_none() {
             let mut found = BTreeSet::new();
-            let mut pending = vec![self.doc];
-            while let Some(value) = pending.pop() {
-                match value {
-                    Value::Object(map) => {
-                        let parts = map.get("allOf").and_then(Value::as_array).into_iter().flatten();
-                        found.extend(parts.filter_map(|p| p.get("$ref")?.as_str()).map(str::to_owned));
-                        pending.extend(map.values());
-                    }
-                    Value::Array(items) => pending.extend(items),
-                    _ => {}
-                }
-            }
+            each_object(self.doc, |map| {
+                let parts = map.get("allOf").and_then(Value::as_array).into_iter().flatten();
+                found.extend(parts.filter_map(|p| p.get("$ref")?.as_str()).map(str::to_owned));
+            });
             self.included_components = Some(found);
         }
         self.included_components.as_ref().is_some_and(|found| found.contains(pointer))
@@ -700,23 +681,13 @@ impl Importer<'_> {
         if let Some(example) = item.sample.as_ref().filter(|example| self.fits(example, item)) {
             return Some(example.clone());
         }
-        let find = |key: &str| item.constraints.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
-        let count = |key: &str| find(key).and_then(Value::as_u64);
-        let constraints = crate::model::Constraints {
-            min_length: count("min_length"),
-            max_length: count("max_length"),
-            pattern: find("pattern").and_then(Value::as_str).map(str::to_owned),
-            format: find("format").and_then(Value::as_str).and_then(crate::model::Format::parse),
-            minimum: find("minimum").and_then(|v| v.as_number().cloned()),
-            maximum: find("maximum").and_then(|v| v.as_number().cloned()),
-            ..crate::model::Constraints::default()
-        };
+        let constraints = item.model_constraints();
         let sample = match &item.expr {
             Expr::Scalar(name) => crate::model::sample::of_scalar(&scalar_ref(name)?, &constraints, "item")?,
             Expr::List(inner) => {
                 let Expr::Scalar(name) = inner.as_ref() else { return None };
                 let one = crate::model::sample::of_scalar(&scalar_ref(name)?, &Default::default(), "item")?;
-                let n = count("exact_items").or(count("min_items")).unwrap_or(1).max(1);
+                let n = constraints.exact_items.or(constraints.min_items).unwrap_or(1).max(1);
                 if n > crate::model::sample::MAX_ITEMS {
                     return None;
                 }
@@ -909,15 +880,15 @@ impl Importer<'_> {
         (fields, taken): (&mut Map<String, Value>, &mut names::Taken),
         at: &At,
     ) {
+        // A base others include may require what they declare (Box's `...--Base`): left to them.
+        if self.is_included(&at.pointer) {
+            return;
+        }
         let additional = match map.get("additionalProperties") {
             Some(Value::Bool(false)) => None,
             Some(schema @ Value::Object(_)) => Some(schema.clone()),
             _ => Some(json!({})),
         };
-        // A base others include may require what they declare (Box's `...--Base`): left to them.
-        if self.is_included(&at.pointer) {
-            return;
-        }
         let required_at = refs::child(&at.pointer, "required");
         for (i, &wire) in required.iter().enumerate() {
             if fields.contains_key(wire) {
@@ -1150,14 +1121,7 @@ impl Importer<'_> {
         // where the spec gives none); one it cannot walk is dropped.
         let mut drop_pattern = typed.sample.is_none() && typed.constraints.iter().any(|(k, _)| *k == "pattern");
         if drop_pattern && typed.expr == Expr::Scalar("string") {
-            let find = |key: &str| typed.constraints.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
-            let constraints = crate::model::Constraints {
-                pattern: find("pattern").and_then(|p| p.as_str().map(str::to_owned)),
-                min_length: find("min_length").and_then(|v| v.as_u64()),
-                max_length: find("max_length").and_then(|v| v.as_u64()),
-                ..crate::model::Constraints::default()
-            };
-            drop_pattern = crate::model::sample::fit_pattern(&constraints).is_none();
+            drop_pattern = crate::model::sample::fit_pattern(&typed.model_constraints()).is_none();
         }
         if drop_pattern {
             typed.constraints.retain(|(k, _)| *k != "pattern");
@@ -1375,6 +1339,20 @@ fn claim_rust_name(taken: &mut names::Taken, wire: &str, wanted: Option<&str>) -
     (rust != sanitize(wire, Case::Snake)).then_some(rust)
 }
 
+/// Calls `visit` on every object of `doc`, at any depth.
+fn each_object(doc: &Value, mut visit: impl FnMut(&Map<String, Value>)) {
+    let mut pending = vec![doc];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Object(map) => {
+                visit(map);
+                pending.extend(map.values());
+            }
+            Value::Array(items) => pending.extend(items),
+            _ => {}
+        }
+    }
+}
 /// The model's type of a scalar of the format (`string`, `integer`, ...); `None` for `json`.
 fn scalar_ref(name: &str) -> Option<crate::model::TypeRef> {
     use crate::model::TypeRef;

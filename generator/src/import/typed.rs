@@ -109,6 +109,24 @@ pub struct Typed {
 }
 
 impl Typed {
+    /// The constraints as the model says them (for the samples lowering would invent).
+    pub fn model_constraints(&self) -> crate::model::Constraints {
+        let find = |key: &str| self.constraints.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+        let count = |key: &str| find(key).and_then(Value::as_u64);
+        let number = |key: &str| find(key).and_then(|v| v.as_number().cloned());
+        crate::model::Constraints {
+            min_length: count("min_length"),
+            max_length: count("max_length"),
+            pattern: find("pattern").and_then(Value::as_str).map(str::to_owned),
+            format: find("format").and_then(Value::as_str).and_then(crate::model::Format::parse),
+            minimum: number("minimum"),
+            maximum: number("maximum"),
+            min_items: count("min_items"),
+            max_items: count("max_items"),
+            exact_items: count("exact_items"),
+        }
+    }
+
     /// An item of this list or value of this map, as far as its type goes (its constraints,
     /// the list's own, are not the item's).
     pub fn item(&self) -> Typed {
