@@ -302,7 +302,7 @@ async fn query_lists_travel_in_their_style_both_ways() {
     };
     let call = search().call();
     assert_eq!(
-        query_string(&call.query),
+        query_string(&call.unwrap().query),
         "ids=1%2C22%2C333&tags=a+b+c&codes=x%7Cy&expand=customer&expand=items&include%5B%5D=a&include%5B%5D=b",
         "a space inside an item of a space-delimited list cannot be told apart"
     );
@@ -316,7 +316,7 @@ async fn query_lists_travel_in_their_style_both_ways() {
     };
     assert_eq!(found, expected);
     // Empty lists are left out, and read back empty.
-    assert!(client.checkouts().search().call().query.is_empty());
+    assert!(client.checkouts().search().call().unwrap().query.is_empty());
 
     // Unencoded delimiters, as other clients write them, and what does not parse.
     let http = styles_client::http_client_builder().build().unwrap();
@@ -575,7 +575,7 @@ async fn a_nullable_body_answers_null_and_arrives_as_none() {
     assert_eq!(client.checkouts().find_note("gone").send().await.unwrap(), None);
     // A `Content-Type` header parameter of a bodiless request is sent and checked.
     let typed = client.checkouts().find_note("kept").content_type_(FindNoteContentType::ApplicationJson);
-    let sent: Vec<(String, String)> = typed.call().headers;
+    let sent: Vec<(String, String)> = typed.call().unwrap().headers;
     assert_eq!(sent, [("Content-Type".to_owned(), "application/json".to_owned())]);
     assert!(typed.send().await.unwrap().is_some());
     let http = styles_client::http_client_builder().build().unwrap();
@@ -597,11 +597,11 @@ async fn label_and_matrix_path_parameters_carry_their_prefix_both_ways() {
     let base = start().await;
     let client = client(&base);
     let at = client.checkouts().checkout_at(5, "a 1");
-    assert_eq!(at.call().path, "/checkouts/at/.5/;rev=a%201");
+    assert_eq!(at.call().unwrap().path, "/checkouts/at/.5/;rev=a%201");
     assert_eq!(at.send().await.unwrap(), Position { day: 5, rev: "a 1".into(), seen_rev: None });
     // `Rev` beside `rev`: each under its own wire name, the query's under its `rust_name`.
     let seen = client.checkouts().checkout_at(5, "a1").seen_rev("a0");
-    assert_eq!(seen.call().query, [("Rev".into(), "a0".to_owned())]);
+    assert_eq!(seen.call().unwrap().query, [("Rev".into(), "a0".to_owned())]);
     let answer = seen.send_with_response().await.unwrap();
     assert_eq!(answer.body, Position { day: 5, rev: "a1".into(), seen_rev: Some("a0".into()) });
     assert_eq!(serde_json::to_value(&answer.body).unwrap(), json!({"day": 5, "rev": "a1", "Rev": "a0"}));

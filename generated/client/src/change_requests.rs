@@ -26,18 +26,19 @@ impl<'a> ChangeRequestsClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSpaceChangeRequestsBuilder<'a> {
-        ListSpaceChangeRequestsBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            status: ::core::option::Option::None,
-            creator: ::core::option::Option::None,
-            contributor: ::core::option::Option::None,
-            requested_reviewer: ::core::option::Option::None,
-            conversations_issues_cluster: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSpaceChangeRequestsRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                status: ::core::option::Option::None,
+                creator: ::core::option::Option::None,
+                contributor: ::core::option::Option::None,
+                requested_reviewer: ::core::option::Option::None,
+                conversations_issues_cluster: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Create a change request in a space.
     ///
@@ -54,15 +55,16 @@ impl<'a> ChangeRequestsClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateSpaceChangeRequestBuilder<'a> {
-        CreateSpaceChangeRequestBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateChangeRequestBody {
-                subject: ::core::option::Option::None,
-                agent_task_id: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            CreateSpaceChangeRequestRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                body: ::docs_api_types::CreateChangeRequestBody {
+                    subject: ::core::option::Option::None,
+                    agent_task_id: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Get a change request.
     ///
@@ -89,12 +91,13 @@ impl<'a> ChangeRequestsClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         change_request_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetChangeRequestBuilder<'a> {
-        GetChangeRequestBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetChangeRequestRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+            },
+        )
     }
     /// Update a change request.
     ///
@@ -127,17 +130,18 @@ impl<'a> ChangeRequestsClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         change_request_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateChangeRequestBuilder<'a> {
-        UpdateChangeRequestBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateChangeRequestBody {
-                subject: ::core::option::Option::None,
-                description: ::core::option::Option::None,
-                status: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            UpdateChangeRequestRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                body: ::docs_api_types::UpdateChangeRequestBody {
+                    subject: ::core::option::Option::None,
+                    description: ::core::option::Option::None,
+                    status: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Merge a change request into the main content of its space.
     ///
@@ -170,12 +174,13 @@ impl<'a> ChangeRequestsClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         change_request_id: impl ::core::convert::Into<::std::string::String>,
     ) -> MergeChangeRequestBuilder<'a> {
-        MergeChangeRequestBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            MergeChangeRequestRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+            },
+        )
     }
     /// Bring a change request up to date with the main content.
     ///
@@ -200,12 +205,13 @@ impl<'a> ChangeRequestsClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         change_request_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateChangeRequestFromMainBuilder<'a> {
-        UpdateChangeRequestFromMainBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            UpdateChangeRequestFromMainRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+            },
+        )
     }
     /// Generate a PDF of a change request.
     ///
@@ -227,14 +233,15 @@ impl<'a> ChangeRequestsClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         change_request_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetChangeRequestPdfBuilder<'a> {
-        GetChangeRequestPdfBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            headers: ::std::vec::Vec::new(),
-            only: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetChangeRequestPdfRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                only: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+            },
+        )
     }
     /// List the change requests of an organization.
     ///
@@ -255,26 +262,24 @@ impl<'a> ChangeRequestsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationChangeRequestsBuilder<'a> {
-        ListOrganizationChangeRequestsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            status: ::core::option::Option::None,
-            creator: ::core::option::Option::None,
-            contributor: ::core::option::Option::None,
-            requested_reviewer: ::core::option::Option::None,
-            conversations_issues_cluster: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationChangeRequestsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                status: ::core::option::Option::None,
+                creator: ::core::option::Option::None,
+                contributor: ::core::option::Option::None,
+                requested_reviewer: ::core::option::Option::None,
+                conversations_issues_cluster: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
 }
-/// A `listSpaceChangeRequests` request (`GET /v1/spaces/{spaceId}/change-requests`): set optional values, then `.send()`.
+/// The parameters of a `listSpaceChangeRequests` request, set through [`ListSpaceChangeRequestsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSpaceChangeRequestsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSpaceChangeRequestsRequest {
     space_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::ChangeRequestStatus>,
     creator: ::core::option::Option<::std::string::String>,
@@ -284,81 +289,23 @@ pub struct ListSpaceChangeRequestsBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListSpaceChangeRequestsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only change requests with this status; `open` when absent.
-    ///
-    /// The service assumes `"open"` when it is not set.
-    pub fn status(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::ChangeRequestStatus>,
-    ) -> Self {
-        self.status = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only change requests created by the user with this id.
-    pub fn creator(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.creator = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only change requests the user with this id contributed to.
-    pub fn contributor(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.contributor = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Only change requests whose review is requested from the user with this id.
-    pub fn requested_reviewer(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.requested_reviewer = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Only change requests associated with the issues cluster with this id.
-    pub fn conversations_issues_cluster(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.conversations_issues_cluster = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSpaceChangeRequests` request (`GET /v1/spaces/{spaceId}/change-requests`): set optional values, then `.send()`.
+pub type ListSpaceChangeRequestsBuilder<'a> = crate::Request<
+    'a,
+    ListSpaceChangeRequestsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListSpaceChangeRequestsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
             query.push(("status".into(), value.as_str().to_owned()));
@@ -381,7 +328,7 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSpaceChangeRequests",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -390,39 +337,82 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::ChangeRequest>>(call)
-            .await
+}
+impl ListSpaceChangeRequestsBuilder<'_> {
+    /// Only change requests with this status; `open` when absent.
+    ///
+    /// The service assumes `"open"` when it is not set.
+    pub fn status(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::ChangeRequestStatus>,
+    ) -> Self {
+        self.params.status = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-            >(call)
-            .await
+    /// Only change requests created by the user with this id.
+    pub fn creator(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.creator = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only change requests the user with this id contributed to.
+    pub fn contributor(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.contributor = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only change requests whose review is requested from the user with this id.
+    pub fn requested_reviewer(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.requested_reviewer = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only change requests associated with the issues cluster with this id.
+    pub fn conversations_issues_cluster(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.conversations_issues_cluster = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -435,62 +425,31 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::ChangeRequest>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::ChangeRequest>(self.call(), &PAGING)
     }
 }
-/// A `createSpaceChangeRequest` request (`POST /v1/spaces/{spaceId}/change-requests`): set optional values, then `.send()`.
+/// The parameters of a `createSpaceChangeRequest` request, set through [`CreateSpaceChangeRequestBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateSpaceChangeRequestBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateSpaceChangeRequestRequest {
     space_id: ::std::string::String,
     body: ::docs_api_types::CreateChangeRequestBody,
 }
-impl<'a> CreateSpaceChangeRequestBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateChangeRequestBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Subject of the change request.
-    pub fn subject(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.subject = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Id of an agent task for the change request to implement.
-    pub fn agent_task_id(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.agent_task_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createSpaceChangeRequest` request (`POST /v1/spaces/{spaceId}/change-requests`): set optional values, then `.send()`.
+pub type CreateSpaceChangeRequestBuilder<'a> = crate::Request<
+    'a,
+    CreateSpaceChangeRequestRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for CreateSpaceChangeRequestRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::ChangeRequest>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSpaceChangeRequest",
@@ -501,56 +460,60 @@ impl<'a> CreateSpaceChangeRequestBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::ChangeRequest,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::ChangeRequest>(call).await
+}
+impl CreateSpaceChangeRequestBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::CreateChangeRequestBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequest>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::ChangeRequest>(call).await
+    /// Subject of the change request.
+    pub fn subject(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.subject = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Id of an agent task for the change request to implement.
+    pub fn agent_task_id(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.agent_task_id = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `getChangeRequest` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}`): set optional values, then `.send()`.
+/// The parameters of a `getChangeRequest` request, set through [`GetChangeRequestBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetChangeRequestBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetChangeRequestRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
 }
-impl<'a> GetChangeRequestBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getChangeRequest` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}`): set optional values, then `.send()`.
+pub type GetChangeRequestBuilder<'a> = crate::Request<'a, GetChangeRequestRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::ChangeRequest>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getChangeRequest",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -560,97 +523,33 @@ impl<'a> GetChangeRequestBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::ChangeRequest,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::ChangeRequest>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequest>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::ChangeRequest>(call).await
+        })
     }
 }
-/// A `updateChangeRequest` request (`PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}`): set optional values, then `.send()`.
+/// The parameters of a `updateChangeRequest` request, set through [`UpdateChangeRequestBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateChangeRequestBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateChangeRequestRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     body: ::docs_api_types::UpdateChangeRequestBody,
 }
-impl<'a> UpdateChangeRequestBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateChangeRequestBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// New subject.
-    pub fn subject(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.subject = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New description (a rich text document).
-    pub fn description(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::Document>,
-    ) -> Self {
-        self.body.description = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New status.
-    pub fn status(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::ChangeRequestStatus>,
-    ) -> Self {
-        self.body.status = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateChangeRequest` request (`PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}`): set optional values, then `.send()`.
+pub type UpdateChangeRequestBuilder<'a> = crate::Request<'a, UpdateChangeRequestRequest>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestRequest {
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateChangeRequest",
@@ -662,13 +561,16 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    fn decode_answer(
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateChangeRequestRequest {
+    type Value = ::docs_api_types::UpdateChangeRequestAnswer;
+    fn decode(
         answer: &::apigen_runtime::codegen::client::Answer,
     ) -> ::core::result::Result<
         ::docs_api_types::UpdateChangeRequestAnswer,
@@ -679,64 +581,74 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
                 204u16 => ::docs_api_types::UpdateChangeRequestAnswer::NoContent,
                 _ => {
                     ::docs_api_types::UpdateChangeRequestAnswer::Ok(
-                        ::apigen_runtime::codegen::client::decode_body::<
+                        ::apigen_runtime::codegen::client::variant::<
                             ::docs_api_types::ChangeRequest,
-                        >(&answer.body)?,
+                        >(answer)?,
                     )
                 }
             },
         )
     }
-    /// Sends the request and decodes the answer by its status (one variant per status).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::UpdateChangeRequestAnswer,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        Self::decode_answer(&answer)
+}
+impl UpdateChangeRequestBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateChangeRequestBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::UpdateChangeRequestAnswer>,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        let body = Self::decode_answer(&answer)?;
-        ::core::result::Result::Ok(::apigen_runtime::client::Response {
-            status: answer.status,
-            headers: answer.headers,
-            body,
-            not_understood: ::std::vec::Vec::new(),
-        })
+    /// New subject.
+    pub fn subject(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.subject = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New description (a rich text document).
+    pub fn description(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::Document>,
+    ) -> Self {
+        self.params.body.description = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New status.
+    pub fn status(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::ChangeRequestStatus>,
+    ) -> Self {
+        self.params.body.status = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `mergeChangeRequest` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge`): set optional values, then `.send()`.
+/// The parameters of a `mergeChangeRequest` request, set through [`MergeChangeRequestBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct MergeChangeRequestBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct MergeChangeRequestRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
 }
-impl<'a> MergeChangeRequestBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `mergeChangeRequest` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge`): set optional values, then `.send()`.
+pub type MergeChangeRequestBuilder<'a> = crate::Request<'a, MergeChangeRequestRequest>;
+impl ::apigen_runtime::codegen::client::Operation for MergeChangeRequestRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::ChangeRequestMergeResult,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "mergeChangeRequest",
             method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
@@ -746,58 +658,39 @@ impl<'a> MergeChangeRequestBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::ChangeRequestMergeResult,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::ChangeRequestMergeResult>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequestMergeResult>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::docs_api_types::ChangeRequestMergeResult>(call)
-            .await
+        })
     }
 }
-/// A `updateChangeRequestFromMain` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update`): set optional values, then `.send()`.
+/// The parameters of a `updateChangeRequestFromMain` request, set through [`UpdateChangeRequestFromMainBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateChangeRequestFromMainBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateChangeRequestFromMainRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
 }
-impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `updateChangeRequestFromMain` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update`): set optional values, then `.send()`.
+pub type UpdateChangeRequestFromMainBuilder<'a> = crate::Request<
+    'a,
+    UpdateChangeRequestFromMainRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for UpdateChangeRequestFromMainRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::ChangeRequestUpdateResult,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateChangeRequestFromMain",
             method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
@@ -807,73 +700,35 @@ impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::ChangeRequestUpdateResult,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::ChangeRequestUpdateResult>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequestUpdateResult>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::docs_api_types::ChangeRequestUpdateResult>(call)
-            .await
+        })
     }
 }
-/// A `getChangeRequestPdf` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf`): set optional values, then `.send()`.
+/// The parameters of a `getChangeRequestPdf` request, set through [`GetChangeRequestPdfBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetChangeRequestPdfBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetChangeRequestPdfRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     only: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
 }
-impl<'a> GetChangeRequestPdfBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// True generates the PDF of the page `page` only; false (the default) of the whole content.
-    ///
-    /// The service assumes `false` when it is not set.
-    pub fn only(mut self, value: bool) -> Self {
-        self.only = ::core::option::Option::Some(value);
-        self
-    }
-    /// Id of the page to generate the PDF for, with `only` (a page id, not a paging cursor; this operation is not paginated).
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getChangeRequestPdf` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf`): set optional values, then `.send()`.
+pub type GetChangeRequestPdfBuilder<'a> = crate::Request<'a, GetChangeRequestPdfRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPdfRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::ChangeRequestPdf,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.only {
             query.push(("only".into(), value.to_string()));
@@ -881,7 +736,7 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getChangeRequestPdf",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -891,39 +746,35 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::ChangeRequestPdf,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::ChangeRequestPdf>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequestPdf>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::ChangeRequestPdf>(call).await
+        })
     }
 }
-/// A `listOrganizationChangeRequests` request (`GET /v1/orgs/{organizationId}/change-requests`): set optional values, then `.send()`.
+impl GetChangeRequestPdfBuilder<'_> {
+    /// True generates the PDF of the page `page` only; false (the default) of the whole content.
+    ///
+    /// The service assumes `false` when it is not set.
+    pub fn only(mut self, value: bool) -> Self {
+        self.params.only = ::core::option::Option::Some(value);
+        self
+    }
+    /// Id of the page to generate the PDF for, with `only` (a page id, not a paging cursor; this operation is not paginated).
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+}
+/// The parameters of a `listOrganizationChangeRequests` request, set through [`ListOrganizationChangeRequestsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationChangeRequestsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationChangeRequestsRequest {
     organization_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::ChangeRequestStatus>,
     creator: ::core::option::Option<::std::string::String>,
@@ -933,81 +784,24 @@ pub struct ListOrganizationChangeRequestsBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only change requests with this status; `open` when absent.
-    ///
-    /// The service assumes `"open"` when it is not set.
-    pub fn status(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::ChangeRequestStatus>,
-    ) -> Self {
-        self.status = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only change requests created by the user with this id.
-    pub fn creator(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.creator = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only change requests the user with this id contributed to.
-    pub fn contributor(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.contributor = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Only change requests whose review is requested from the user with this id.
-    pub fn requested_reviewer(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.requested_reviewer = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Only change requests associated with the issues cluster with this id.
-    pub fn conversations_issues_cluster(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.conversations_issues_cluster = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationChangeRequests` request (`GET /v1/orgs/{organizationId}/change-requests`): set optional values, then `.send()`.
+pub type ListOrganizationChangeRequestsBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationChangeRequestsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationChangeRequestsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
             query.push(("status".into(), value.as_str().to_owned()));
@@ -1030,7 +824,7 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationChangeRequests",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1039,39 +833,82 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::ChangeRequest>>(call)
-            .await
+}
+impl ListOrganizationChangeRequestsBuilder<'_> {
+    /// Only change requests with this status; `open` when absent.
+    ///
+    /// The service assumes `"open"` when it is not set.
+    pub fn status(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::ChangeRequestStatus>,
+    ) -> Self {
+        self.params.status = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-            >(call)
-            .await
+    /// Only change requests created by the user with this id.
+    pub fn creator(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.creator = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only change requests the user with this id contributed to.
+    pub fn contributor(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.contributor = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only change requests whose review is requested from the user with this id.
+    pub fn requested_reviewer(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.requested_reviewer = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only change requests associated with the issues cluster with this id.
+    pub fn conversations_issues_cluster(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.conversations_issues_cluster = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1084,6 +921,6 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::ChangeRequest>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::ChangeRequest>(self.call(), &PAGING)
     }
 }

@@ -16,11 +16,12 @@ impl<'a> CollectionsClient<'a> {
         &self,
         collection_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetCollectionBuilder<'a> {
-        GetCollectionBuilder {
-            core: self.core,
-            collection_id: ::core::convert::Into::into(collection_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetCollectionRequest {
+                collection_id: ::core::convert::Into::into(collection_id),
+            },
+        )
     }
     /// Delete a collection.
     ///
@@ -33,11 +34,12 @@ impl<'a> CollectionsClient<'a> {
         &self,
         collection_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteCollectionBuilder<'a> {
-        DeleteCollectionBuilder {
-            core: self.core,
-            collection_id: ::core::convert::Into::into(collection_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteCollectionRequest {
+                collection_id: ::core::convert::Into::into(collection_id),
+            },
+        )
     }
     /// Update a collection.
     ///
@@ -50,16 +52,17 @@ impl<'a> CollectionsClient<'a> {
         &self,
         collection_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateCollectionBuilder<'a> {
-        UpdateCollectionBuilder {
-            core: self.core,
-            collection_id: ::core::convert::Into::into(collection_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateCollectionBody {
-                title: ::core::option::Option::None,
-                description: ::core::option::Option::None,
-                default_level: ::apigen_runtime::Patch::Absent,
+        crate::Request::new(
+            self.core,
+            UpdateCollectionRequest {
+                collection_id: ::core::convert::Into::into(collection_id),
+                body: ::docs_api_types::UpdateCollectionBody {
+                    title: ::core::option::Option::None,
+                    description: ::core::option::Option::None,
+                    default_level: ::apigen_runtime::Patch::Absent,
+                },
             },
-        }
+        )
     }
     /// List the spaces of a collection.
     ///
@@ -70,13 +73,14 @@ impl<'a> CollectionsClient<'a> {
         &self,
         collection_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListCollectionSpacesBuilder<'a> {
-        ListCollectionSpacesBuilder {
-            core: self.core,
-            collection_id: ::core::convert::Into::into(collection_id),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListCollectionSpacesRequest {
+                collection_id: ::core::convert::Into::into(collection_id),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Move a collection under another parent, or to another position among its siblings.
     ///
@@ -87,15 +91,16 @@ impl<'a> CollectionsClient<'a> {
         &self,
         collection_id: impl ::core::convert::Into<::std::string::String>,
     ) -> MoveCollectionBuilder<'a> {
-        MoveCollectionBuilder {
-            core: self.core,
-            collection_id: ::core::convert::Into::into(collection_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::MoveCollectionBody {
-                parent: ::apigen_runtime::Patch::Absent,
-                position: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            MoveCollectionRequest {
+                collection_id: ::core::convert::Into::into(collection_id),
+                body: ::docs_api_types::MoveCollectionBody {
+                    parent: ::apigen_runtime::Patch::Absent,
+                    position: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Transfer a collection to another organization.
     ///
@@ -107,14 +112,15 @@ impl<'a> CollectionsClient<'a> {
         collection_id: impl ::core::convert::Into<::std::string::String>,
         organization: impl ::core::convert::Into<::std::string::String>,
     ) -> TransferCollectionBuilder<'a> {
-        TransferCollectionBuilder {
-            core: self.core,
-            collection_id: ::core::convert::Into::into(collection_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::TransferCollectionBody {
-                organization: ::core::convert::Into::into(organization),
+        crate::Request::new(
+            self.core,
+            TransferCollectionRequest {
+                collection_id: ::core::convert::Into::into(collection_id),
+                body: ::docs_api_types::TransferCollectionBody {
+                    organization: ::core::convert::Into::into(organization),
+                },
             },
-        }
+        )
     }
     /// List the collections of an organization.
     ///
@@ -125,14 +131,15 @@ impl<'a> CollectionsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationCollectionsBuilder<'a> {
-        ListOrganizationCollectionsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            nested: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationCollectionsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                nested: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Create a collection in an organization.
     ///
@@ -143,36 +150,34 @@ impl<'a> CollectionsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateOrganizationCollectionBuilder<'a> {
-        CreateOrganizationCollectionBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            CreateOrganizationCollectionRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                body: ::core::option::Option::None,
+            },
+        )
     }
 }
-/// A `getCollection` request (`GET /v1/collections/{collectionId}`): set optional values, then `.send()`.
+/// The parameters of a `getCollection` request, set through [`GetCollectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetCollectionRequest {
     collection_id: ::std::string::String,
 }
-impl<'a> GetCollectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getCollection` request (`GET /v1/collections/{collectionId}`): set optional values, then `.send()`.
+pub type GetCollectionBuilder<'a> = crate::Request<'a, GetCollectionRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetCollectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Collection>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getCollection",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -181,55 +186,32 @@ impl<'a> GetCollectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Collection,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Collection>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Collection>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Collection>(call).await
+        })
     }
 }
-/// A `deleteCollection` request (`DELETE /v1/collections/{collectionId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteCollection` request, set through [`DeleteCollectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteCollectionRequest {
     collection_id: ::std::string::String,
 }
-impl<'a> DeleteCollectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteCollection` request (`DELETE /v1/collections/{collectionId}`): set optional values, then `.send()`.
+pub type DeleteCollectionBuilder<'a> = crate::Request<'a, DeleteCollectionRequest>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteCollectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteCollection",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -238,98 +220,32 @@ impl<'a> DeleteCollectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `updateCollection` request (`PATCH /v1/collections/{collectionId}`): set optional values, then `.send()`.
+/// The parameters of a `updateCollection` request, set through [`UpdateCollectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateCollectionRequest {
     collection_id: ::std::string::String,
     body: ::docs_api_types::UpdateCollectionBody,
 }
-impl<'a> UpdateCollectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateCollectionBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// New title.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New description.
-    pub fn description(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.description = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New default role for the content; null for guests.
-    pub fn default_level(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::Role>,
-    ) -> Self {
-        self.body.default_level = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `defaultLevel` as `null` (removes the value).
-    pub fn clear_default_level(mut self) -> Self {
-        self.body.default_level = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateCollection` request (`PATCH /v1/collections/{collectionId}`): set optional values, then `.send()`.
+pub type UpdateCollectionBuilder<'a> = crate::Request<'a, UpdateCollectionRequest>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateCollectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Collection>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateCollection",
@@ -340,70 +256,79 @@ impl<'a> UpdateCollectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Collection,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Collection>(call).await
+}
+impl UpdateCollectionBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateCollectionBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Collection>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Collection>(call).await
+    /// New title.
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.title = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New description.
+    pub fn description(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.description = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New default role for the content; null for guests.
+    pub fn default_level(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::Role>,
+    ) -> Self {
+        self.params.body.default_level = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `defaultLevel` as `null` (removes the value).
+    pub fn clear_default_level(mut self) -> Self {
+        self.params.body.default_level = ::apigen_runtime::Patch::Null;
+        self
     }
 }
-/// A `listCollectionSpaces` request (`GET /v1/collections/{collectionId}/spaces`): set optional values, then `.send()`.
+/// The parameters of a `listCollectionSpaces` request, set through [`ListCollectionSpacesBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListCollectionSpacesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListCollectionSpacesRequest {
     collection_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListCollectionSpacesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listCollectionSpaces` request (`GET /v1/collections/{collectionId}/spaces`): set optional values, then `.send()`.
+pub type ListCollectionSpacesBuilder<'a> = crate::Request<
+    'a,
+    ListCollectionSpacesRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListCollectionSpacesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Space>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -411,7 +336,7 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listCollectionSpaces",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -420,35 +345,30 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Space>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::Space>>(call).await
+}
+impl ListCollectionSpacesBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Space>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::apigen_runtime::Page<::docs_api_types::Space>>(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Space> {
@@ -459,67 +379,28 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Space>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Space>(self.call(), &PAGING)
     }
 }
-/// A `moveCollection` request (`POST /v1/collections/{collectionId}/move`): set optional values, then `.send()`.
+/// The parameters of a `moveCollection` request, set through [`MoveCollectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct MoveCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct MoveCollectionRequest {
     collection_id: ::std::string::String,
     body: ::docs_api_types::MoveCollectionBody,
 }
-impl<'a> MoveCollectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::MoveCollectionBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Id of the new parent collection; null moves it to the top level; absent keeps the parent.
-    pub fn parent(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.parent = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `parent` as `null` (removes the value).
-    pub fn clear_parent(mut self) -> Self {
-        self.body.parent = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// Where it lands among its new siblings.
-    pub fn position(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SpacePosition>,
-    ) -> Self {
-        self.body.position = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `moveCollection` request (`POST /v1/collections/{collectionId}/move`): set optional values, then `.send()`.
+pub type MoveCollectionBuilder<'a> = crate::Request<'a, MoveCollectionRequest>;
+impl ::apigen_runtime::codegen::client::Operation for MoveCollectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Collection>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveCollection",
@@ -530,66 +411,64 @@ impl<'a> MoveCollectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Collection,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Collection>(call).await
+}
+impl MoveCollectionBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::MoveCollectionBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Collection>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Collection>(call).await
+    /// Id of the new parent collection; null moves it to the top level; absent keeps the parent.
+    pub fn parent(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.parent = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `parent` as `null` (removes the value).
+    pub fn clear_parent(mut self) -> Self {
+        self.params.body.parent = ::apigen_runtime::Patch::Null;
+        self
+    }
+    /// Where it lands among its new siblings.
+    pub fn position(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SpacePosition>,
+    ) -> Self {
+        self.params.body.position = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `transferCollection` request (`POST /v1/collections/{collectionId}/transfer`): set optional values, then `.send()`.
+/// The parameters of a `transferCollection` request, set through [`TransferCollectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct TransferCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct TransferCollectionRequest {
     collection_id: ::std::string::String,
     body: ::docs_api_types::TransferCollectionBody,
 }
-impl<'a> TransferCollectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::TransferCollectionBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `transferCollection` request (`POST /v1/collections/{collectionId}/transfer`): set optional values, then `.send()`.
+pub type TransferCollectionBuilder<'a> = crate::Request<'a, TransferCollectionRequest>;
+impl ::apigen_runtime::codegen::client::Operation for TransferCollectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Collection>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "transferCollection",
@@ -600,78 +479,46 @@ impl<'a> TransferCollectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Collection,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Collection>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Collection>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Collection>(call).await
+}
+impl TransferCollectionBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::TransferCollectionBody) -> Self {
+        self.params.body = body;
+        self
     }
 }
-/// A `listOrganizationCollections` request (`GET /v1/orgs/{organizationId}/collections`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationCollections` request, set through [`ListOrganizationCollectionsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationCollectionsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationCollectionsRequest {
     organization_id: ::std::string::String,
     nested: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationCollectionsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// True lists nested collections too; false lists only top-level collections.
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn nested(mut self, value: bool) -> Self {
-        self.nested = ::core::option::Option::Some(value);
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationCollections` request (`GET /v1/orgs/{organizationId}/collections`): set optional values, then `.send()`.
+pub type ListOrganizationCollectionsBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationCollectionsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationCollectionsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Collection>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.nested {
             query.push(("nested".into(), value.to_string()));
@@ -682,7 +529,7 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationCollections",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -691,39 +538,37 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Collection>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::Collection>>(call)
-            .await
+}
+impl ListOrganizationCollectionsBuilder<'_> {
+    /// True lists nested collections too; false lists only top-level collections.
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn nested(mut self, value: bool) -> Self {
+        self.params.nested = ::core::option::Option::Some(value);
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Collection>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::Collection>,
-            >(call)
-            .await
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -736,64 +581,34 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Collection>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Collection>(self.call(), &PAGING)
     }
 }
-/// A `createOrganizationCollection` request (`POST /v1/orgs/{organizationId}/collections`): set optional values, then `.send()`.
+/// The parameters of a `createOrganizationCollection` request, set through [`CreateOrganizationCollectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateOrganizationCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateOrganizationCollectionRequest {
     organization_id: ::std::string::String,
     body: ::core::option::Option<::docs_api_types::CreateCollectionBody>,
 }
-impl<'a> CreateOrganizationCollectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Sends this body (none is sent otherwise).
-    pub fn body(mut self, body: ::docs_api_types::CreateCollectionBody) -> Self {
-        self.body = ::core::option::Option::Some(body);
-        self
-    }
-    /// Title of the collection.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.get_or_insert_with(::core::default::Default::default).title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Id of the parent collection; absent creates it at the top level.
-    pub fn parent(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.get_or_insert_with(::core::default::Default::default).parent = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createOrganizationCollection` request (`POST /v1/orgs/{organizationId}/collections`): set optional values, then `.send()`.
+pub type CreateOrganizationCollectionBuilder<'a> = crate::Request<
+    'a,
+    CreateOrganizationCollectionRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for CreateOrganizationCollectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Collection>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
         let body = match &self.body {
             ::core::option::Option::Some(body) => {
-                ::core::option::Option::Some(self.core.body(body)?)
+                ::core::option::Option::Some(core.body(body)?)
             }
             ::core::option::Option::None => ::core::option::Option::None,
         };
@@ -807,30 +622,37 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Collection,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Collection>(call).await
+}
+impl CreateOrganizationCollectionBuilder<'_> {
+    /// Sends this body (none is sent otherwise).
+    pub fn body(mut self, body: ::docs_api_types::CreateCollectionBody) -> Self {
+        self.params.body = ::core::option::Option::Some(body);
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Collection>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Collection>(call).await
+    /// Title of the collection.
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.get_or_insert_with(::core::default::Default::default).title = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Id of the parent collection; absent creates it at the top level.
+    pub fn parent(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.get_or_insert_with(::core::default::Default::default).parent = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }

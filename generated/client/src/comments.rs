@@ -22,18 +22,19 @@ impl<'a> CommentsClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSpaceCommentsBuilder<'a> {
-        ListSpaceCommentsBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            order: ::core::option::Option::None,
-            format: ::core::option::Option::None,
-            status: ::core::option::Option::None,
-            target_page: ::core::option::Option::None,
-            authors: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSpaceCommentsRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                order: ::core::option::Option::None,
+                format: ::core::option::Option::None,
+                status: ::core::option::Option::None,
+                target_page: ::core::option::Option::None,
+                authors: ::std::vec::Vec::new(),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Post a comment on a space.
     ///
@@ -53,17 +54,18 @@ impl<'a> CommentsClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         body: impl ::core::convert::Into<::docs_api_types::CommentBody>,
     ) -> CreateSpaceCommentBuilder<'a> {
-        CreateSpaceCommentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateCommentBody {
-                body: ::core::convert::Into::into(body),
-                node: ::core::option::Option::None,
-                page: ::core::option::Option::None,
-                table_cell: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            CreateSpaceCommentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                body: ::docs_api_types::CreateCommentBody {
+                    body: ::core::convert::Into::into(body),
+                    node: ::core::option::Option::None,
+                    page: ::core::option::Option::None,
+                    table_cell: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Get a comment of a space.
     ///
@@ -81,13 +83,14 @@ impl<'a> CommentsClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         comment_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetSpaceCommentBuilder<'a> {
-        GetSpaceCommentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            headers: ::std::vec::Vec::new(),
-            format: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetSpaceCommentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+                format: ::core::option::Option::None,
+            },
+        )
     }
     /// Update a comment of a space; resolve or reopen it; add or remove reactions.
     ///
@@ -109,18 +112,19 @@ impl<'a> CommentsClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         comment_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateSpaceCommentBuilder<'a> {
-        UpdateSpaceCommentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateCommentBody {
-                resolved: ::core::option::Option::None,
-                body: ::core::option::Option::None,
-                added_reactions: ::core::option::Option::None,
-                removed_reactions: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            UpdateSpaceCommentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+                body: ::docs_api_types::UpdateCommentBody {
+                    resolved: ::core::option::Option::None,
+                    body: ::core::option::Option::None,
+                    added_reactions: ::core::option::Option::None,
+                    removed_reactions: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Delete a comment of a space.
     ///
@@ -140,12 +144,13 @@ impl<'a> CommentsClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         comment_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteSpaceCommentBuilder<'a> {
-        DeleteSpaceCommentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteSpaceCommentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+            },
+        )
     }
     /// Post a reply to a comment of a space.
     ///
@@ -166,15 +171,16 @@ impl<'a> CommentsClient<'a> {
         comment_id: impl ::core::convert::Into<::std::string::String>,
         body: impl ::core::convert::Into<::docs_api_types::CommentBody>,
     ) -> CreateSpaceCommentReplyBuilder<'a> {
-        CreateSpaceCommentReplyBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateCommentReplyBody {
-                body: ::core::convert::Into::into(body),
+        crate::Request::new(
+            self.core,
+            CreateSpaceCommentReplyRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+                body: ::docs_api_types::CreateCommentReplyBody {
+                    body: ::core::convert::Into::into(body),
+                },
             },
-        }
+        )
     }
     /// Get a reply to a comment of a space.
     ///
@@ -193,14 +199,15 @@ impl<'a> CommentsClient<'a> {
         comment_id: impl ::core::convert::Into<::std::string::String>,
         comment_reply_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetSpaceCommentReplyBuilder<'a> {
-        GetSpaceCommentReplyBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            comment_reply_id: ::core::convert::Into::into(comment_reply_id),
-            headers: ::std::vec::Vec::new(),
-            format: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetSpaceCommentReplyRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+                comment_reply_id: ::core::convert::Into::into(comment_reply_id),
+                format: ::core::option::Option::None,
+            },
+        )
     }
     /// Update a reply to a comment of a space; add or remove reactions.
     ///
@@ -232,18 +239,19 @@ impl<'a> CommentsClient<'a> {
         comment_id: impl ::core::convert::Into<::std::string::String>,
         comment_reply_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateSpaceCommentReplyBuilder<'a> {
-        UpdateSpaceCommentReplyBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            comment_reply_id: ::core::convert::Into::into(comment_reply_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateCommentReplyBody {
-                body: ::core::option::Option::None,
-                added_reactions: ::core::option::Option::None,
-                removed_reactions: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            UpdateSpaceCommentReplyRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+                comment_reply_id: ::core::convert::Into::into(comment_reply_id),
+                body: ::docs_api_types::UpdateCommentReplyBody {
+                    body: ::core::option::Option::None,
+                    added_reactions: ::core::option::Option::None,
+                    removed_reactions: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Delete a reply to a comment of a space.
     ///
@@ -264,13 +272,14 @@ impl<'a> CommentsClient<'a> {
         comment_id: impl ::core::convert::Into<::std::string::String>,
         comment_reply_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteSpaceCommentReplyBuilder<'a> {
-        DeleteSpaceCommentReplyBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            comment_reply_id: ::core::convert::Into::into(comment_reply_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteSpaceCommentReplyRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+                comment_reply_id: ::core::convert::Into::into(comment_reply_id),
+            },
+        )
     }
     /// List the members who commented on a space.
     ///
@@ -287,13 +296,14 @@ impl<'a> CommentsClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSpaceCommentersBuilder<'a> {
-        ListSpaceCommentersBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSpaceCommentersRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// List the comments of a change request.
     ///
@@ -311,19 +321,20 @@ impl<'a> CommentsClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         change_request_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListChangeRequestCommentsBuilder<'a> {
-        ListChangeRequestCommentsBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            headers: ::std::vec::Vec::new(),
-            order: ::core::option::Option::None,
-            format: ::core::option::Option::None,
-            status: ::core::option::Option::None,
-            target_page: ::core::option::Option::None,
-            authors: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListChangeRequestCommentsRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                order: ::core::option::Option::None,
+                format: ::core::option::Option::None,
+                status: ::core::option::Option::None,
+                target_page: ::core::option::Option::None,
+                authors: ::std::vec::Vec::new(),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Post a comment on a change request.
     ///
@@ -338,18 +349,19 @@ impl<'a> CommentsClient<'a> {
         change_request_id: impl ::core::convert::Into<::std::string::String>,
         body: impl ::core::convert::Into<::docs_api_types::CommentBody>,
     ) -> CreateChangeRequestCommentBuilder<'a> {
-        CreateChangeRequestCommentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateCommentBody {
-                body: ::core::convert::Into::into(body),
-                node: ::core::option::Option::None,
-                page: ::core::option::Option::None,
-                table_cell: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            CreateChangeRequestCommentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                body: ::docs_api_types::CreateCommentBody {
+                    body: ::core::convert::Into::into(body),
+                    node: ::core::option::Option::None,
+                    page: ::core::option::Option::None,
+                    table_cell: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Get a comment of a change request.
     ///
@@ -368,14 +380,15 @@ impl<'a> CommentsClient<'a> {
         change_request_id: impl ::core::convert::Into<::std::string::String>,
         comment_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetChangeRequestCommentBuilder<'a> {
-        GetChangeRequestCommentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            headers: ::std::vec::Vec::new(),
-            format: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetChangeRequestCommentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+                format: ::core::option::Option::None,
+            },
+        )
     }
     /// Update a comment of a change request; resolve or reopen it; add or remove reactions.
     ///
@@ -392,19 +405,20 @@ impl<'a> CommentsClient<'a> {
         change_request_id: impl ::core::convert::Into<::std::string::String>,
         comment_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateChangeRequestCommentBuilder<'a> {
-        UpdateChangeRequestCommentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateCommentBody {
-                resolved: ::core::option::Option::None,
-                body: ::core::option::Option::None,
-                added_reactions: ::core::option::Option::None,
-                removed_reactions: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            UpdateChangeRequestCommentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+                body: ::docs_api_types::UpdateCommentBody {
+                    resolved: ::core::option::Option::None,
+                    body: ::core::option::Option::None,
+                    added_reactions: ::core::option::Option::None,
+                    removed_reactions: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Delete a comment of a change request.
     ///
@@ -419,13 +433,14 @@ impl<'a> CommentsClient<'a> {
         change_request_id: impl ::core::convert::Into<::std::string::String>,
         comment_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteChangeRequestCommentBuilder<'a> {
-        DeleteChangeRequestCommentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteChangeRequestCommentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+            },
+        )
     }
     /// Post a reply to a comment of a change request.
     ///
@@ -441,17 +456,18 @@ impl<'a> CommentsClient<'a> {
         comment_id: impl ::core::convert::Into<::std::string::String>,
         body: impl ::core::convert::Into<::docs_api_types::CommentBody>,
     ) -> CreateChangeRequestCommentReplyBuilder<'a> {
-        CreateChangeRequestCommentReplyBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            headers: ::std::vec::Vec::new(),
-            format: ::core::option::Option::None,
-            body: ::docs_api_types::CreateCommentReplyBody {
-                body: ::core::convert::Into::into(body),
+        crate::Request::new(
+            self.core,
+            CreateChangeRequestCommentReplyRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+                format: ::core::option::Option::None,
+                body: ::docs_api_types::CreateCommentReplyBody {
+                    body: ::core::convert::Into::into(body),
+                },
             },
-        }
+        )
     }
     /// List the replies to a comment of a change request.
     ///
@@ -464,24 +480,22 @@ impl<'a> CommentsClient<'a> {
         change_request_id: impl ::core::convert::Into<::std::string::String>,
         comment_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListChangeRequestCommentRepliesBuilder<'a> {
-        ListChangeRequestCommentRepliesBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            comment_id: ::core::convert::Into::into(comment_id),
-            headers: ::std::vec::Vec::new(),
-            format: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListChangeRequestCommentRepliesRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                comment_id: ::core::convert::Into::into(comment_id),
+                format: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
 }
-/// A `listSpaceComments` request (`GET /v1/spaces/{spaceId}/comments`): set optional values, then `.send()`.
+/// The parameters of a `listSpaceComments` request, set through [`ListSpaceCommentsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSpaceCommentsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSpaceCommentsRequest {
     space_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::CommentOrder>,
     format: ::core::option::Option<::std::string::String>,
@@ -491,83 +505,20 @@ pub struct ListSpaceCommentsBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListSpaceCommentsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Order of the comments; `desc` (the default) lists the newest first; other values are not shown.
-    ///
-    /// The service assumes `"desc"` when it is not set.
-    pub fn order(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::CommentOrder>,
-    ) -> Self {
-        self.order = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Output format of the content (of a page, of comments); the allowed values are not shown.
-    /// With `document`, a page carries its content in `document` and a comment or reply body is
-    /// `{ document }`; with `markdown`, in `markdown`.
-    pub fn format(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only comments with this status; `all` (the default) lists every comment.
-    ///
-    /// The service assumes `"all"` when it is not set.
-    pub fn status(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::CommentStatusFilter>,
-    ) -> Self {
-        self.status = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only comments on the page with this id.
-    pub fn target_page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.target_page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Only comments posted by these users (ids), as repeated keys.
-    pub fn authors(
-        mut self,
-        value: impl ::core::iter::IntoIterator<
-            Item = impl ::core::convert::Into<::std::string::String>,
-        >,
-    ) -> Self {
-        self.authors = value.into_iter().map(::core::convert::Into::into).collect();
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSpaceComments` request (`GET /v1/spaces/{spaceId}/comments`): set optional values, then `.send()`.
+pub type ListSpaceCommentsBuilder<'a> = crate::Request<'a, ListSpaceCommentsRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Comment>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
             query.push(("order".into(), value.as_str().to_owned()));
@@ -590,7 +541,7 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSpaceComments",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -599,37 +550,89 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Comment>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::Comment>>(call).await
+}
+impl ListSpaceCommentsBuilder<'_> {
+    /// Order of the comments; `desc` (the default) lists the newest first; other values are not shown.
+    ///
+    /// The service assumes `"desc"` when it is not set.
+    pub fn order(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::CommentOrder>,
+    ) -> Self {
+        self.params.order = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Comment>,
+    /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    pub fn format(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.format = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only comments with this status; `all` (the default) lists every comment.
+    ///
+    /// The service assumes `"all"` when it is not set.
+    pub fn status(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::CommentStatusFilter>,
+    ) -> Self {
+        self.params.status = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only comments on the page with this id.
+    pub fn target_page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.target_page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only comments posted by these users (ids), as repeated keys.
+    pub fn authors(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<::std::string::String>,
         >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::Comment>,
-            >(call)
-            .await
+    ) -> Self {
+        self.params.authors = value
+            .into_iter()
+            .map(::core::convert::Into::into)
+            .collect();
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Comment> {
@@ -640,72 +643,28 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Comment>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Comment>(self.call(), &PAGING)
     }
 }
-/// A `createSpaceComment` request (`POST /v1/spaces/{spaceId}/comments`): set optional values, then `.send()`.
+/// The parameters of a `createSpaceComment` request, set through [`CreateSpaceCommentBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateSpaceCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateSpaceCommentRequest {
     space_id: ::std::string::String,
     body: ::docs_api_types::CreateCommentBody,
 }
-impl<'a> CreateSpaceCommentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateCommentBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Id of the document node commented on.
-    pub fn node(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.node = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Id of the page commented on.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The table cell commented on.
-    pub fn table_cell(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::CommentTableCell>,
-    ) -> Self {
-        self.body.table_cell = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createSpaceComment` request (`POST /v1/spaces/{spaceId}/comments`): set optional values, then `.send()`.
+pub type CreateSpaceCommentBuilder<'a> = crate::Request<'a, CreateSpaceCommentRequest>;
+impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Comment>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSpaceComment",
@@ -716,70 +675,74 @@ impl<'a> CreateSpaceCommentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Comment,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Comment>(call).await
+}
+impl CreateSpaceCommentBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::CreateCommentBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+    /// Id of the document node commented on.
+    pub fn node(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.node = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Id of the page commented on.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// The table cell commented on.
+    pub fn table_cell(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::CommentTableCell>,
+    ) -> Self {
+        self.params.body.table_cell = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `getSpaceComment` request (`GET /v1/spaces/{spaceId}/comments/{commentId}`): set optional values, then `.send()`.
+/// The parameters of a `getSpaceComment` request, set through [`GetSpaceCommentBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetSpaceCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetSpaceCommentRequest {
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
     format: ::core::option::Option<::std::string::String>,
 }
-impl<'a> GetSpaceCommentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Output format of the content (of a page, of comments); the allowed values are not shown.
-    /// With `document`, a page carries its content in `document` and a comment or reply body is
-    /// `{ document }`; with `markdown`, in `markdown`.
-    pub fn format(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getSpaceComment` request (`GET /v1/spaces/{spaceId}/comments/{commentId}`): set optional values, then `.send()`.
+pub type GetSpaceCommentBuilder<'a> = crate::Request<'a, GetSpaceCommentRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Comment>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getSpaceComment",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -789,106 +752,47 @@ impl<'a> GetSpaceCommentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Comment,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Comment>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+        })
     }
 }
-/// A `updateSpaceComment` request (`PUT /v1/spaces/{spaceId}/comments/{commentId}`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateSpaceCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    space_id: ::std::string::String,
-    comment_id: ::std::string::String,
-    body: ::docs_api_types::UpdateCommentBody,
-}
-impl<'a> UpdateSpaceCommentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
+impl GetSpaceCommentBuilder<'_> {
+    /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    pub fn format(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateCommentBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// True resolves the comment; false reopens it.
-    pub fn resolved(mut self, value: bool) -> Self {
-        self.body.resolved = ::core::option::Option::Some(value);
-        self
-    }
-    /// New content of the comment.
-    pub fn body_body(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::CommentBody>,
-    ) -> Self {
-        self.body.body = ::core::option::Option::Some(
+        self.params.format = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
     }
-    /// Emojis to add as reactions of the caller.
-    pub fn added_reactions(
-        mut self,
-        value: impl ::core::iter::IntoIterator<
-            Item = impl ::core::convert::Into<::std::string::String>,
-        >,
-    ) -> Self {
-        self.body.added_reactions = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
-    }
-    /// Emojis to remove from the reactions of the caller.
-    pub fn removed_reactions(
-        mut self,
-        value: impl ::core::iter::IntoIterator<
-            Item = impl ::core::convert::Into<::std::string::String>,
-        >,
-    ) -> Self {
-        self.body.removed_reactions = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+}
+/// The parameters of a `updateSpaceComment` request, set through [`UpdateSpaceCommentBuilder`].
+#[derive(Debug, Clone)]
+pub struct UpdateSpaceCommentRequest {
+    space_id: ::std::string::String,
+    comment_id: ::std::string::String,
+    body: ::docs_api_types::UpdateCommentBody,
+}
+/// A `updateSpaceComment` request (`PUT /v1/spaces/{spaceId}/comments/{commentId}`): set optional values, then `.send()`.
+pub type UpdateSpaceCommentBuilder<'a> = crate::Request<'a, UpdateSpaceCommentRequest>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Comment>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSpaceComment",
@@ -900,268 +804,30 @@ impl<'a> UpdateSpaceCommentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Comment,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Comment>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Comment>(call).await
-    }
 }
-/// A `deleteSpaceComment` request (`DELETE /v1/spaces/{spaceId}/comments/{commentId}`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteSpaceCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    space_id: ::std::string::String,
-    comment_id: ::std::string::String,
-}
-impl<'a> DeleteSpaceCommentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
-        let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
-            operation: "deleteSpaceComment",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments/{}", ::apigen_runtime::codegen::client::segment(&
-                self.space_id), ::apigen_runtime::codegen::client::segment(& self
-                .comment_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
-    }
-}
-/// A `createSpaceCommentReply` request (`POST /v1/spaces/{spaceId}/comments/{commentId}/replies`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateSpaceCommentReplyBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    space_id: ::std::string::String,
-    comment_id: ::std::string::String,
-    body: ::docs_api_types::CreateCommentReplyBody,
-}
-impl<'a> CreateSpaceCommentReplyBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
+impl UpdateSpaceCommentBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateCommentReplyBody) -> Self {
-        self.body = body;
+    pub fn body(mut self, body: ::docs_api_types::UpdateCommentBody) -> Self {
+        self.params.body = body;
         self
     }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
-        &self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "createSpaceCommentReply",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments/{}/replies",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body,
-        })
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::CommentReply,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::CommentReply>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::CommentReply>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::CommentReply>(call).await
-    }
-}
-/// A `getSpaceCommentReply` request (`GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetSpaceCommentReplyBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    space_id: ::std::string::String,
-    comment_id: ::std::string::String,
-    comment_reply_id: ::std::string::String,
-    format: ::core::option::Option<::std::string::String>,
-}
-impl<'a> GetSpaceCommentReplyBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
+    /// True resolves the comment; false reopens it.
+    pub fn resolved(mut self, value: bool) -> Self {
+        self.params.body.resolved = ::core::option::Option::Some(value);
         self
     }
-    /// Output format of the content (of a page, of comments); the allowed values are not shown.
-    /// With `document`, a page carries its content in `document` and a comment or reply body is
-    /// `{ document }`; with `markdown`, in `markdown`.
-    pub fn format(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
-        let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format".into(), value.clone()));
-        }
-        ::apigen_runtime::client::Call {
-            operation: "getSpaceCommentReply",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments/{}/replies/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::CommentReply,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::CommentReply>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::CommentReply>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::CommentReply>(call).await
-    }
-}
-/// A `updateSpaceCommentReply` request (`PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateSpaceCommentReplyBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    space_id: ::std::string::String,
-    comment_id: ::std::string::String,
-    comment_reply_id: ::std::string::String,
-    body: ::docs_api_types::UpdateCommentReplyBody,
-}
-impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateCommentReplyBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// New content of the reply.
+    /// New content of the comment.
     pub fn body_body(
         mut self,
         value: impl ::core::convert::Into<::docs_api_types::CommentBody>,
     ) -> Self {
-        self.body.body = ::core::option::Option::Some(
+        self.params.body.body = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -1173,7 +839,7 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.body.added_reactions = ::core::option::Option::Some(
+        self.params.body.added_reactions = ::core::option::Option::Some(
             value.into_iter().map(::core::convert::Into::into).collect(),
         );
         self
@@ -1185,20 +851,179 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.body.removed_reactions = ::core::option::Option::Some(
+        self.params.body.removed_reactions = ::core::option::Option::Some(
             value.into_iter().map(::core::convert::Into::into).collect(),
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+}
+/// The parameters of a `deleteSpaceComment` request, set through [`DeleteSpaceCommentBuilder`].
+#[derive(Debug, Clone)]
+pub struct DeleteSpaceCommentRequest {
+    space_id: ::std::string::String,
+    comment_id: ::std::string::String,
+}
+/// A `deleteSpaceComment` request (`DELETE /v1/spaces/{spaceId}/comments/{commentId}`): set optional values, then `.send()`.
+pub type DeleteSpaceCommentBuilder<'a> = crate::Request<'a, DeleteSpaceCommentRequest>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceCommentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
         &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let query = ::std::vec::Vec::new();
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            operation: "deleteSpaceComment",
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
+            path: ::std::format!(
+                "/v1/spaces/{}/comments/{}", ::apigen_runtime::codegen::client::segment(&
+                self.space_id), ::apigen_runtime::codegen::client::segment(& self
+                .comment_id)
+            ),
+            auth: &[&["bearerAuth"]],
+            errors: ::core::option::Option::None,
+            headers,
+            cookies: ::std::vec::Vec::new(),
+            query,
+            body: ::core::option::Option::None,
+        })
+    }
+}
+/// The parameters of a `createSpaceCommentReply` request, set through [`CreateSpaceCommentReplyBuilder`].
+#[derive(Debug, Clone)]
+pub struct CreateSpaceCommentReplyRequest {
+    space_id: ::std::string::String,
+    comment_id: ::std::string::String,
+    body: ::docs_api_types::CreateCommentReplyBody,
+}
+/// A `createSpaceCommentReply` request (`POST /v1/spaces/{spaceId}/comments/{commentId}/replies`): set optional values, then `.send()`.
+pub type CreateSpaceCommentReplyBuilder<'a> = crate::Request<
+    'a,
+    CreateSpaceCommentReplyRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentReplyRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::CommentReply>;
+    fn call(
+        &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
+        let query = ::std::vec::Vec::new();
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            operation: "createSpaceCommentReply",
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
+            path: ::std::format!(
+                "/v1/spaces/{}/comments/{}/replies",
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id)
+            ),
+            auth: &[&["bearerAuth"]],
+            errors: ::core::option::Option::None,
+            headers,
+            cookies: ::std::vec::Vec::new(),
+            query,
+            body,
+        })
+    }
+}
+impl CreateSpaceCommentReplyBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::CreateCommentReplyBody) -> Self {
+        self.params.body = body;
+        self
+    }
+}
+/// The parameters of a `getSpaceCommentReply` request, set through [`GetSpaceCommentReplyBuilder`].
+#[derive(Debug, Clone)]
+pub struct GetSpaceCommentReplyRequest {
+    space_id: ::std::string::String,
+    comment_id: ::std::string::String,
+    comment_reply_id: ::std::string::String,
+    format: ::core::option::Option<::std::string::String>,
+}
+/// A `getSpaceCommentReply` request (`GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`): set optional values, then `.send()`.
+pub type GetSpaceCommentReplyBuilder<'a> = crate::Request<
+    'a,
+    GetSpaceCommentReplyRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentReplyRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::CommentReply>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
+        let mut query = ::std::vec::Vec::new();
+        if let ::core::option::Option::Some(value) = &self.format {
+            query.push(("format".into(), value.clone()));
+        }
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            operation: "getSpaceCommentReply",
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
+            path: ::std::format!(
+                "/v1/spaces/{}/comments/{}/replies/{}",
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
+            ),
+            auth: &[&["bearerAuth"]],
+            errors: ::core::option::Option::None,
+            headers,
+            cookies: ::std::vec::Vec::new(),
+            query,
+            body: ::core::option::Option::None,
+        })
+    }
+}
+impl GetSpaceCommentReplyBuilder<'_> {
+    /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    pub fn format(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.format = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+}
+/// The parameters of a `updateSpaceCommentReply` request, set through [`UpdateSpaceCommentReplyBuilder`].
+#[derive(Debug, Clone)]
+pub struct UpdateSpaceCommentReplyRequest {
+    space_id: ::std::string::String,
+    comment_id: ::std::string::String,
+    comment_reply_id: ::std::string::String,
+    body: ::docs_api_types::UpdateCommentReplyBody,
+}
+/// A `updateSpaceCommentReply` request (`PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`): set optional values, then `.send()`.
+pub type UpdateSpaceCommentReplyBuilder<'a> = crate::Request<
+    'a,
+    UpdateSpaceCommentReplyRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentReplyRequest {
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
+    fn call(
+        &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSpaceCommentReply",
@@ -1211,13 +1036,16 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    fn decode_answer(
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateSpaceCommentReplyRequest {
+    type Value = ::docs_api_types::UpdateSpaceCommentReplyAnswer;
+    fn decode(
         answer: &::apigen_runtime::codegen::client::Answer,
     ) -> ::core::result::Result<
         ::docs_api_types::UpdateSpaceCommentReplyAnswer,
@@ -1228,67 +1056,80 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
                 204u16 => ::docs_api_types::UpdateSpaceCommentReplyAnswer::NoContent,
                 _ => {
                     ::docs_api_types::UpdateSpaceCommentReplyAnswer::Ok(
-                        ::apigen_runtime::codegen::client::decode_body::<
+                        ::apigen_runtime::codegen::client::variant::<
                             ::docs_api_types::CommentReply,
-                        >(&answer.body)?,
+                        >(answer)?,
                     )
                 }
             },
         )
     }
-    /// Sends the request and decodes the answer by its status (one variant per status).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::UpdateSpaceCommentReplyAnswer,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        Self::decode_answer(&answer)
+}
+impl UpdateSpaceCommentReplyBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateCommentReplyBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::docs_api_types::UpdateSpaceCommentReplyAnswer,
+    /// New content of the reply.
+    pub fn body_body(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::CommentBody>,
+    ) -> Self {
+        self.params.body.body = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Emojis to add as reactions of the caller.
+    pub fn added_reactions(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<::std::string::String>,
         >,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        let body = Self::decode_answer(&answer)?;
-        ::core::result::Result::Ok(::apigen_runtime::client::Response {
-            status: answer.status,
-            headers: answer.headers,
-            body,
-            not_understood: ::std::vec::Vec::new(),
-        })
+    ) -> Self {
+        self.params.body.added_reactions = ::core::option::Option::Some(
+            value.into_iter().map(::core::convert::Into::into).collect(),
+        );
+        self
+    }
+    /// Emojis to remove from the reactions of the caller.
+    pub fn removed_reactions(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<::std::string::String>,
+        >,
+    ) -> Self {
+        self.params.body.removed_reactions = ::core::option::Option::Some(
+            value.into_iter().map(::core::convert::Into::into).collect(),
+        );
+        self
     }
 }
-/// A `deleteSpaceCommentReply` request (`DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteSpaceCommentReply` request, set through [`DeleteSpaceCommentReplyBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteSpaceCommentReplyBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteSpaceCommentReplyRequest {
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
     comment_reply_id: ::std::string::String,
 }
-impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteSpaceCommentReply` request (`DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`): set optional values, then `.send()`.
+pub type DeleteSpaceCommentReplyBuilder<'a> = crate::Request<
+    'a,
+    DeleteSpaceCommentReplyRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceCommentReplyRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteSpaceCommentReply",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -1299,67 +1140,34 @@ impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `listSpaceCommenters` request (`GET /v1/spaces/{spaceId}/commenters`): set optional values, then `.send()`.
+/// The parameters of a `listSpaceCommenters` request, set through [`ListSpaceCommentersBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSpaceCommentersBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSpaceCommentersRequest {
     space_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListSpaceCommentersBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSpaceCommenters` request (`GET /v1/spaces/{spaceId}/commenters`): set optional values, then `.send()`.
+pub type ListSpaceCommentersBuilder<'a> = crate::Request<'a, ListSpaceCommentersRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentersRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Member>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -1367,7 +1175,7 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSpaceCommenters",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1376,35 +1184,30 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Member>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::Member>>(call).await
+}
+impl ListSpaceCommentersBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Member>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::apigen_runtime::Page<::docs_api_types::Member>>(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Member> {
@@ -1415,15 +1218,12 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Member>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Member>(self.call(), &PAGING)
     }
 }
-/// A `listChangeRequestComments` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments`): set optional values, then `.send()`.
+/// The parameters of a `listChangeRequestComments` request, set through [`ListChangeRequestCommentsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListChangeRequestCommentsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListChangeRequestCommentsRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::CommentOrder>,
@@ -1434,83 +1234,23 @@ pub struct ListChangeRequestCommentsBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListChangeRequestCommentsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Order of the comments; `desc` (the default) lists the newest first; other values are not shown.
-    ///
-    /// The service assumes `"desc"` when it is not set.
-    pub fn order(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::CommentOrder>,
-    ) -> Self {
-        self.order = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Output format of the content (of a page, of comments); the allowed values are not shown.
-    /// With `document`, a page carries its content in `document` and a comment or reply body is
-    /// `{ document }`; with `markdown`, in `markdown`.
-    pub fn format(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only comments with this status; `all` (the default) lists every comment.
-    ///
-    /// The service assumes `"all"` when it is not set.
-    pub fn status(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::CommentStatusFilter>,
-    ) -> Self {
-        self.status = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only comments on the page with this id.
-    pub fn target_page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.target_page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Only comments posted by these users (ids), as repeated keys.
-    pub fn authors(
-        mut self,
-        value: impl ::core::iter::IntoIterator<
-            Item = impl ::core::convert::Into<::std::string::String>,
-        >,
-    ) -> Self {
-        self.authors = value.into_iter().map(::core::convert::Into::into).collect();
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listChangeRequestComments` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments`): set optional values, then `.send()`.
+pub type ListChangeRequestCommentsBuilder<'a> = crate::Request<
+    'a,
+    ListChangeRequestCommentsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestCommentsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Comment>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
             query.push(("order".into(), value.as_str().to_owned()));
@@ -1533,7 +1273,7 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listChangeRequestComments",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1543,37 +1283,89 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Comment>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::Comment>>(call).await
+}
+impl ListChangeRequestCommentsBuilder<'_> {
+    /// Order of the comments; `desc` (the default) lists the newest first; other values are not shown.
+    ///
+    /// The service assumes `"desc"` when it is not set.
+    pub fn order(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::CommentOrder>,
+    ) -> Self {
+        self.params.order = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Comment>,
+    /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    pub fn format(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.format = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only comments with this status; `all` (the default) lists every comment.
+    ///
+    /// The service assumes `"all"` when it is not set.
+    pub fn status(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::CommentStatusFilter>,
+    ) -> Self {
+        self.params.status = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only comments on the page with this id.
+    pub fn target_page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.target_page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only comments posted by these users (ids), as repeated keys.
+    pub fn authors(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<::std::string::String>,
         >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::Comment>,
-            >(call)
-            .await
+    ) -> Self {
+        self.params.authors = value
+            .into_iter()
+            .map(::core::convert::Into::into)
+            .collect();
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Comment> {
@@ -1584,73 +1376,32 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Comment>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Comment>(self.call(), &PAGING)
     }
 }
-/// A `createChangeRequestComment` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments`): set optional values, then `.send()`.
+/// The parameters of a `createChangeRequestComment` request, set through [`CreateChangeRequestCommentBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateChangeRequestCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateChangeRequestCommentRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     body: ::docs_api_types::CreateCommentBody,
 }
-impl<'a> CreateChangeRequestCommentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateCommentBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Id of the document node commented on.
-    pub fn node(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.node = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Id of the page commented on.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The table cell commented on.
-    pub fn table_cell(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::CommentTableCell>,
-    ) -> Self {
-        self.body.table_cell = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createChangeRequestComment` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments`): set optional values, then `.send()`.
+pub type CreateChangeRequestCommentBuilder<'a> = crate::Request<
+    'a,
+    CreateChangeRequestCommentRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for CreateChangeRequestCommentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Comment>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createChangeRequestComment",
@@ -1662,71 +1413,78 @@ impl<'a> CreateChangeRequestCommentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Comment,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Comment>(call).await
+}
+impl CreateChangeRequestCommentBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::CreateCommentBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+    /// Id of the document node commented on.
+    pub fn node(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.node = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Id of the page commented on.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// The table cell commented on.
+    pub fn table_cell(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::CommentTableCell>,
+    ) -> Self {
+        self.params.body.table_cell = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `getChangeRequestComment` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`): set optional values, then `.send()`.
+/// The parameters of a `getChangeRequestComment` request, set through [`GetChangeRequestCommentBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetChangeRequestCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetChangeRequestCommentRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     comment_id: ::std::string::String,
     format: ::core::option::Option<::std::string::String>,
 }
-impl<'a> GetChangeRequestCommentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Output format of the content (of a page, of comments); the allowed values are not shown.
-    /// With `document`, a page carries its content in `document` and a comment or reply body is
-    /// `{ document }`; with `markdown`, in `markdown`.
-    pub fn format(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getChangeRequestComment` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`): set optional values, then `.send()`.
+pub type GetChangeRequestCommentBuilder<'a> = crate::Request<
+    'a,
+    GetChangeRequestCommentRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestCommentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Comment>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getChangeRequestComment",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1737,107 +1495,51 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Comment,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Comment>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+        })
     }
 }
-/// A `updateChangeRequestComment` request (`PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`): set optional values, then `.send()`.
+impl GetChangeRequestCommentBuilder<'_> {
+    /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    pub fn format(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.format = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+}
+/// The parameters of a `updateChangeRequestComment` request, set through [`UpdateChangeRequestCommentBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateChangeRequestCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateChangeRequestCommentRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     comment_id: ::std::string::String,
     body: ::docs_api_types::UpdateCommentBody,
 }
-impl<'a> UpdateChangeRequestCommentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateCommentBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// True resolves the comment; false reopens it.
-    pub fn resolved(mut self, value: bool) -> Self {
-        self.body.resolved = ::core::option::Option::Some(value);
-        self
-    }
-    /// New content of the comment.
-    pub fn body_body(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::CommentBody>,
-    ) -> Self {
-        self.body.body = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Emojis to add as reactions of the caller.
-    pub fn added_reactions(
-        mut self,
-        value: impl ::core::iter::IntoIterator<
-            Item = impl ::core::convert::Into<::std::string::String>,
-        >,
-    ) -> Self {
-        self.body.added_reactions = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
-    }
-    /// Emojis to remove from the reactions of the caller.
-    pub fn removed_reactions(
-        mut self,
-        value: impl ::core::iter::IntoIterator<
-            Item = impl ::core::convert::Into<::std::string::String>,
-        >,
-    ) -> Self {
-        self.body.removed_reactions = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateChangeRequestComment` request (`PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`): set optional values, then `.send()`.
+pub type UpdateChangeRequestCommentBuilder<'a> = crate::Request<
+    'a,
+    UpdateChangeRequestCommentRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestCommentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Comment>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateChangeRequestComment",
@@ -1850,57 +1552,83 @@ impl<'a> UpdateChangeRequestCommentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Comment,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Comment>(call).await
+}
+impl UpdateChangeRequestCommentBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateCommentBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+    /// True resolves the comment; false reopens it.
+    pub fn resolved(mut self, value: bool) -> Self {
+        self.params.body.resolved = ::core::option::Option::Some(value);
+        self
+    }
+    /// New content of the comment.
+    pub fn body_body(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::CommentBody>,
+    ) -> Self {
+        self.params.body.body = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Emojis to add as reactions of the caller.
+    pub fn added_reactions(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<::std::string::String>,
+        >,
+    ) -> Self {
+        self.params.body.added_reactions = ::core::option::Option::Some(
+            value.into_iter().map(::core::convert::Into::into).collect(),
+        );
+        self
+    }
+    /// Emojis to remove from the reactions of the caller.
+    pub fn removed_reactions(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<::std::string::String>,
+        >,
+    ) -> Self {
+        self.params.body.removed_reactions = ::core::option::Option::Some(
+            value.into_iter().map(::core::convert::Into::into).collect(),
+        );
+        self
     }
 }
-/// A `deleteChangeRequestComment` request (`DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteChangeRequestComment` request, set through [`DeleteChangeRequestCommentBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteChangeRequestCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteChangeRequestCommentRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     comment_id: ::std::string::String,
 }
-impl<'a> DeleteChangeRequestCommentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteChangeRequestComment` request (`DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`): set optional values, then `.send()`.
+pub type DeleteChangeRequestCommentBuilder<'a> = crate::Request<
+    'a,
+    DeleteChangeRequestCommentRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteChangeRequestCommentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteChangeRequestComment",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -1911,76 +1639,39 @@ impl<'a> DeleteChangeRequestCommentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `createChangeRequestCommentReply` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies`): set optional values, then `.send()`.
+/// The parameters of a `createChangeRequestCommentReply` request, set through [`CreateChangeRequestCommentReplyBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateChangeRequestCommentReplyBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateChangeRequestCommentReplyRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     comment_id: ::std::string::String,
     format: ::core::option::Option<::std::string::String>,
     body: ::docs_api_types::CreateCommentReplyBody,
 }
-impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Output format of the content (of a page, of comments); the allowed values are not shown.
-    /// With `document`, a page carries its content in `document` and a comment or reply body is
-    /// `{ document }`; with `markdown`, in `markdown`.
-    pub fn format(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateCommentReplyBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createChangeRequestCommentReply` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies`): set optional values, then `.send()`.
+pub type CreateChangeRequestCommentReplyBuilder<'a> = crate::Request<
+    'a,
+    CreateChangeRequestCommentReplyRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for CreateChangeRequestCommentReplyRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::CommentReply>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
@@ -1996,56 +1687,14 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::CommentReply,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::CommentReply>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::CommentReply>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::CommentReply>(call).await
-    }
 }
-/// A `listChangeRequestCommentReplies` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListChangeRequestCommentRepliesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    space_id: ::std::string::String,
-    change_request_id: ::std::string::String,
-    comment_id: ::std::string::String,
-    format: ::core::option::Option<::std::string::String>,
-    page: ::core::option::Option<::std::string::String>,
-    limit: ::core::option::Option<i64>,
-}
-impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
+impl CreateChangeRequestCommentReplyBuilder<'_> {
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
     /// With `document`, a page carries its content in `document` and a comment or reply body is
     /// `{ document }`; with `markdown`, in `markdown`.
@@ -2053,26 +1702,45 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.format = ::core::option::Option::Some(::core::convert::Into::into(value));
+        self.params.format = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
         self
     }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::CreateCommentReplyBody) -> Self {
+        self.params.body = body;
         self
     }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+}
+/// The parameters of a `listChangeRequestCommentReplies` request, set through [`ListChangeRequestCommentRepliesBuilder`].
+#[derive(Debug, Clone)]
+pub struct ListChangeRequestCommentRepliesRequest {
+    space_id: ::std::string::String,
+    change_request_id: ::std::string::String,
+    comment_id: ::std::string::String,
+    format: ::core::option::Option<::std::string::String>,
+    page: ::core::option::Option<::std::string::String>,
+    limit: ::core::option::Option<i64>,
+}
+/// A `listChangeRequestCommentReplies` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies`): set optional values, then `.send()`.
+pub type ListChangeRequestCommentRepliesBuilder<'a> = crate::Request<
+    'a,
+    ListChangeRequestCommentRepliesRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListChangeRequestCommentRepliesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::CommentReply>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
@@ -2083,7 +1751,7 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listChangeRequestCommentReplies",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -2094,39 +1762,42 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::CommentReply>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::CommentReply>>(call)
-            .await
+}
+impl ListChangeRequestCommentRepliesBuilder<'_> {
+    /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    pub fn format(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.format = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::CommentReply>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::CommentReply>,
-            >(call)
-            .await
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -2139,6 +1810,6 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::CommentReply>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::CommentReply>(self.call(), &PAGING)
     }
 }

@@ -17,14 +17,15 @@ impl<'a> ContentClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         query: impl ::core::convert::Into<::std::string::String>,
     ) -> SearchSpaceContentBuilder<'a> {
-        SearchSpaceContentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            query: ::core::convert::Into::into(query),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            SearchSpaceContentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                query: ::core::convert::Into::into(query),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get the current revision of the content of a space.
     ///
@@ -37,13 +38,14 @@ impl<'a> ContentClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetSpaceContentBuilder<'a> {
-        GetSpaceContentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            metadata: ::core::option::Option::None,
-            computed: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetSpaceContentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                metadata: ::core::option::Option::None,
+                computed: ::core::option::Option::None,
+            },
+        )
     }
     /// Apply a template to the content of a space.
     ///
@@ -57,15 +59,16 @@ impl<'a> ContentClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         id: impl ::core::convert::Into<::std::string::String>,
     ) -> ApplySpaceContentTemplateBuilder<'a> {
-        ApplySpaceContentTemplateBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::ApplySpaceContentTemplateBody {
-                id: ::core::convert::Into::into(id),
-                params: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            ApplySpaceContentTemplateRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                body: ::docs_api_types::ApplySpaceContentTemplateBody {
+                    id: ::core::convert::Into::into(id),
+                    params: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// List the pages of the content of a space.
     ///
@@ -78,13 +81,14 @@ impl<'a> ContentClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSpacePagesBuilder<'a> {
-        ListSpacePagesBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            metadata: ::core::option::Option::None,
-            computed: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSpacePagesRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                metadata: ::core::option::Option::None,
+                computed: ::core::option::Option::None,
+            },
+        )
     }
     /// List the files of the content of a space.
     ///
@@ -97,15 +101,16 @@ impl<'a> ContentClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSpaceFilesBuilder<'a> {
-        ListSpaceFilesBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            metadata: ::core::option::Option::None,
-            computed: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSpaceFilesRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                metadata: ::core::option::Option::None,
+                computed: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get a file of the content of a space.
     ///
@@ -119,14 +124,15 @@ impl<'a> ContentClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         file_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetSpaceFileBuilder<'a> {
-        GetSpaceFileBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            file_id: ::core::convert::Into::into(file_id),
-            headers: ::std::vec::Vec::new(),
-            metadata: ::core::option::Option::None,
-            computed: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetSpaceFileRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                file_id: ::core::convert::Into::into(file_id),
+                metadata: ::core::option::Option::None,
+                computed: ::core::option::Option::None,
+            },
+        )
     }
     /// List the places that link to a file of a space.
     ///
@@ -138,14 +144,15 @@ impl<'a> ContentClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         file_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSpaceFileBacklinksBuilder<'a> {
-        ListSpaceFileBacklinksBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            file_id: ::core::convert::Into::into(file_id),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSpaceFileBacklinksRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                file_id: ::core::convert::Into::into(file_id),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get a page of the content of a space.
     ///
@@ -161,16 +168,17 @@ impl<'a> ContentClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         page_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetSpacePageBuilder<'a> {
-        GetSpacePageBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            page_id: ::core::convert::Into::into(page_id),
-            headers: ::std::vec::Vec::new(),
-            format: ::core::option::Option::None,
-            evaluated: ::core::option::Option::None,
-            metadata: ::core::option::Option::None,
-            computed: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetSpacePageRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                page_id: ::core::convert::Into::into(page_id),
+                format: ::core::option::Option::None,
+                evaluated: ::core::option::Option::None,
+                metadata: ::core::option::Option::None,
+                computed: ::core::option::Option::None,
+            },
+        )
     }
     /// List the links of a page of a space, with their status.
     ///
@@ -182,15 +190,16 @@ impl<'a> ContentClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         page_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSpacePageLinksBuilder<'a> {
-        ListSpacePageLinksBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            page_id: ::core::convert::Into::into(page_id),
-            headers: ::std::vec::Vec::new(),
-            status: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSpacePageLinksRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                page_id: ::core::convert::Into::into(page_id),
+                status: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get the revision of the content of a change request.
     ///
@@ -204,14 +213,15 @@ impl<'a> ContentClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         change_request_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetChangeRequestContentBuilder<'a> {
-        GetChangeRequestContentBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            headers: ::std::vec::Vec::new(),
-            metadata: ::core::option::Option::None,
-            computed: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetChangeRequestContentRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                metadata: ::core::option::Option::None,
+                computed: ::core::option::Option::None,
+            },
+        )
     }
     /// List the pages of the content of a change request.
     ///
@@ -225,14 +235,15 @@ impl<'a> ContentClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         change_request_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListChangeRequestPagesBuilder<'a> {
-        ListChangeRequestPagesBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            headers: ::std::vec::Vec::new(),
-            metadata: ::core::option::Option::None,
-            computed: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListChangeRequestPagesRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                metadata: ::core::option::Option::None,
+                computed: ::core::option::Option::None,
+            },
+        )
     }
     /// List the files of the content of a change request.
     ///
@@ -246,16 +257,17 @@ impl<'a> ContentClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         change_request_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListChangeRequestFilesBuilder<'a> {
-        ListChangeRequestFilesBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            headers: ::std::vec::Vec::new(),
-            metadata: ::core::option::Option::None,
-            computed: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListChangeRequestFilesRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                metadata: ::core::option::Option::None,
+                computed: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get a file of the content of a change request.
     ///
@@ -270,15 +282,16 @@ impl<'a> ContentClient<'a> {
         change_request_id: impl ::core::convert::Into<::std::string::String>,
         file_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetChangeRequestFileBuilder<'a> {
-        GetChangeRequestFileBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            file_id: ::core::convert::Into::into(file_id),
-            headers: ::std::vec::Vec::new(),
-            metadata: ::core::option::Option::None,
-            computed: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetChangeRequestFileRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                file_id: ::core::convert::Into::into(file_id),
+                metadata: ::core::option::Option::None,
+                computed: ::core::option::Option::None,
+            },
+        )
     }
     /// List the places that link to a file of a change request.
     ///
@@ -291,15 +304,16 @@ impl<'a> ContentClient<'a> {
         change_request_id: impl ::core::convert::Into<::std::string::String>,
         file_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListChangeRequestFileBacklinksBuilder<'a> {
-        ListChangeRequestFileBacklinksBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            file_id: ::core::convert::Into::into(file_id),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListChangeRequestFileBacklinksRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                file_id: ::core::convert::Into::into(file_id),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get a page of the content of a change request.
     ///
@@ -316,17 +330,18 @@ impl<'a> ContentClient<'a> {
         change_request_id: impl ::core::convert::Into<::std::string::String>,
         page_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetChangeRequestPageBuilder<'a> {
-        GetChangeRequestPageBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            page_id: ::core::convert::Into::into(page_id),
-            headers: ::std::vec::Vec::new(),
-            format: ::core::option::Option::None,
-            evaluated: ::core::option::Option::None,
-            metadata: ::core::option::Option::None,
-            computed: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetChangeRequestPageRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                page_id: ::core::convert::Into::into(page_id),
+                format: ::core::option::Option::None,
+                evaluated: ::core::option::Option::None,
+                metadata: ::core::option::Option::None,
+                computed: ::core::option::Option::None,
+            },
+        )
     }
     /// List the links of a page of a change request, with their status.
     ///
@@ -339,56 +354,41 @@ impl<'a> ContentClient<'a> {
         change_request_id: impl ::core::convert::Into<::std::string::String>,
         page_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListChangeRequestPageLinksBuilder<'a> {
-        ListChangeRequestPageLinksBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            change_request_id: ::core::convert::Into::into(change_request_id),
-            page_id: ::core::convert::Into::into(page_id),
-            headers: ::std::vec::Vec::new(),
-            status: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListChangeRequestPageLinksRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                change_request_id: ::core::convert::Into::into(change_request_id),
+                page_id: ::core::convert::Into::into(page_id),
+                status: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
 }
-/// A `searchSpaceContent` request (`GET /v1/spaces/{spaceId}/search`): set optional values, then `.send()`.
+/// The parameters of a `searchSpaceContent` request, set through [`SearchSpaceContentBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct SearchSpaceContentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct SearchSpaceContentRequest {
     space_id: ::std::string::String,
     query: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> SearchSpaceContentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `searchSpaceContent` request (`GET /v1/spaces/{spaceId}/search`): set optional values, then `.send()`.
+pub type SearchSpaceContentBuilder<'a> = crate::Request<'a, SearchSpaceContentRequest>;
+impl ::apigen_runtime::codegen::client::Operation for SearchSpaceContentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::SearchResult>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec![("query".into(), self.query.clone())];
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -396,7 +396,7 @@ impl<'a> SearchSpaceContentBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "searchSpaceContent",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -405,39 +405,30 @@ impl<'a> SearchSpaceContentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::SearchResult>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::SearchResult>>(call)
-            .await
+}
+impl SearchSpaceContentBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::SearchResult>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::SearchResult>,
-            >(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -450,45 +441,28 @@ impl<'a> SearchSpaceContentBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::SearchResult>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::SearchResult>(self.call(), &PAGING)
     }
 }
-/// A `getSpaceContent` request (`GET /v1/spaces/{spaceId}/content`): set optional values, then `.send()`.
+/// The parameters of a `getSpaceContent` request, set through [`GetSpaceContentBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetSpaceContentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetSpaceContentRequest {
     space_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
-impl<'a> GetSpaceContentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.metadata = ::core::option::Option::Some(value);
-        self
-    }
-    /// False returns content without computing it (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.computed = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getSpaceContent` request (`GET /v1/spaces/{spaceId}/content`): set optional values, then `.send()`.
+pub type GetSpaceContentBuilder<'a> = crate::Request<'a, GetSpaceContentRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetSpaceContentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Revision>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -496,7 +470,7 @@ impl<'a> GetSpaceContentBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.computed {
             query.push(("computed".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getSpaceContent",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -505,79 +479,51 @@ impl<'a> GetSpaceContentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Revision,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Revision>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Revision>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Revision>(call).await
+        })
     }
 }
-/// A `applySpaceContentTemplate` request (`POST /v1/spaces/{spaceId}/content/template`): set optional values, then `.send()`.
+impl GetSpaceContentBuilder<'_> {
+    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn metadata(mut self, value: bool) -> Self {
+        self.params.metadata = ::core::option::Option::Some(value);
+        self
+    }
+    /// False returns content without computing it (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn computed(mut self, value: bool) -> Self {
+        self.params.computed = ::core::option::Option::Some(value);
+        self
+    }
+}
+/// The parameters of a `applySpaceContentTemplate` request, set through [`ApplySpaceContentTemplateBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ApplySpaceContentTemplateBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ApplySpaceContentTemplateRequest {
     space_id: ::std::string::String,
     body: ::docs_api_types::ApplySpaceContentTemplateBody,
 }
-impl<'a> ApplySpaceContentTemplateBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(
-        mut self,
-        body: ::docs_api_types::ApplySpaceContentTemplateBody,
-    ) -> Self {
-        self.body = body;
-        self
-    }
-    /// Parameters of the template.
-    pub fn params(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SpaceContentTemplateParams>,
-    ) -> Self {
-        self.body.params = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `applySpaceContentTemplate` request (`POST /v1/spaces/{spaceId}/content/template`): set optional values, then `.send()`.
+pub type ApplySpaceContentTemplateBuilder<'a> = crate::Request<
+    'a,
+    ApplySpaceContentTemplateRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ApplySpaceContentTemplateRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "applySpaceContentTemplate",
@@ -588,66 +534,52 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call()?;
-        self.core.send_empty(call).await
+}
+impl ApplySpaceContentTemplateBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(
+        mut self,
+        body: ::docs_api_types::ApplySpaceContentTemplateBody,
+    ) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_empty_with_response(call).await
+    /// Parameters of the template.
+    pub fn params(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SpaceContentTemplateParams>,
+    ) -> Self {
+        self.params.body.params = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `listSpacePages` request (`GET /v1/spaces/{spaceId}/content/pages`): set optional values, then `.send()`.
+/// The parameters of a `listSpacePages` request, set through [`ListSpacePagesBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSpacePagesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSpacePagesRequest {
     space_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
-impl<'a> ListSpacePagesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.metadata = ::core::option::Option::Some(value);
-        self
-    }
-    /// False returns content without computing it (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.computed = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSpacePages` request (`GET /v1/spaces/{spaceId}/content/pages`): set optional values, then `.send()`.
+pub type ListSpacePagesBuilder<'a> = crate::Request<'a, ListSpacePagesRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ListSpacePagesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::PageList>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -655,7 +587,7 @@ impl<'a> ListSpacePagesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.computed {
             query.push(("computed".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSpacePages",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -664,86 +596,52 @@ impl<'a> ListSpacePagesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::PageList,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::PageList>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::PageList>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::PageList>(call).await
+        })
     }
 }
-/// A `listSpaceFiles` request (`GET /v1/spaces/{spaceId}/content/files`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSpaceFilesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    space_id: ::std::string::String,
-    metadata: ::core::option::Option<bool>,
-    computed: ::core::option::Option<bool>,
-    page: ::core::option::Option<::std::string::String>,
-    limit: ::core::option::Option<i64>,
-}
-impl<'a> ListSpaceFilesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
+impl ListSpacePagesBuilder<'_> {
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
     pub fn metadata(mut self, value: bool) -> Self {
-        self.metadata = ::core::option::Option::Some(value);
+        self.params.metadata = ::core::option::Option::Some(value);
         self
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
     pub fn computed(mut self, value: bool) -> Self {
-        self.computed = ::core::option::Option::Some(value);
+        self.params.computed = ::core::option::Option::Some(value);
         self
     }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+}
+/// The parameters of a `listSpaceFiles` request, set through [`ListSpaceFilesBuilder`].
+#[derive(Debug, Clone)]
+pub struct ListSpaceFilesRequest {
+    space_id: ::std::string::String,
+    metadata: ::core::option::Option<bool>,
+    computed: ::core::option::Option<bool>,
+    page: ::core::option::Option<::std::string::String>,
+    limit: ::core::option::Option<i64>,
+}
+/// A `listSpaceFiles` request (`GET /v1/spaces/{spaceId}/content/files`): set optional values, then `.send()`.
+pub type ListSpaceFilesBuilder<'a> = crate::Request<'a, ListSpaceFilesRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ListSpaceFilesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::File>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -757,7 +655,7 @@ impl<'a> ListSpaceFilesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSpaceFiles",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -766,35 +664,44 @@ impl<'a> ListSpaceFilesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::File>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::File>>(call).await
+}
+impl ListSpaceFilesBuilder<'_> {
+    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn metadata(mut self, value: bool) -> Self {
+        self.params.metadata = ::core::option::Option::Some(value);
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::File>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::apigen_runtime::Page<::docs_api_types::File>>(call)
-            .await
+    /// False returns content without computing it (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn computed(mut self, value: bool) -> Self {
+        self.params.computed = ::core::option::Option::Some(value);
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::File> {
@@ -805,46 +712,29 @@ impl<'a> ListSpaceFilesBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::File>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::File>(self.call(), &PAGING)
     }
 }
-/// A `getSpaceFile` request (`GET /v1/spaces/{spaceId}/content/files/{fileId}`): set optional values, then `.send()`.
+/// The parameters of a `getSpaceFile` request, set through [`GetSpaceFileBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetSpaceFileBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetSpaceFileRequest {
     space_id: ::std::string::String,
     file_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
-impl<'a> GetSpaceFileBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.metadata = ::core::option::Option::Some(value);
-        self
-    }
-    /// False returns content without computing it (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.computed = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getSpaceFile` request (`GET /v1/spaces/{spaceId}/content/files/{fileId}`): set optional values, then `.send()`.
+pub type GetSpaceFileBuilder<'a> = crate::Request<'a, GetSpaceFileRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetSpaceFileRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::File>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -852,7 +742,7 @@ impl<'a> GetSpaceFileBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.computed {
             query.push(("computed".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getSpaceFile",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -862,71 +752,54 @@ impl<'a> GetSpaceFileBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::File,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::File>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::File>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::File>(call).await
+        })
     }
 }
-/// A `listSpaceFileBacklinks` request (`GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks`): set optional values, then `.send()`.
+impl GetSpaceFileBuilder<'_> {
+    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn metadata(mut self, value: bool) -> Self {
+        self.params.metadata = ::core::option::Option::Some(value);
+        self
+    }
+    /// False returns content without computing it (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn computed(mut self, value: bool) -> Self {
+        self.params.computed = ::core::option::Option::Some(value);
+        self
+    }
+}
+/// The parameters of a `listSpaceFileBacklinks` request, set through [`ListSpaceFileBacklinksBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSpaceFileBacklinksBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSpaceFileBacklinksRequest {
     space_id: ::std::string::String,
     file_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListSpaceFileBacklinksBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSpaceFileBacklinks` request (`GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks`): set optional values, then `.send()`.
+pub type ListSpaceFileBacklinksBuilder<'a> = crate::Request<
+    'a,
+    ListSpaceFileBacklinksRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListSpaceFileBacklinksRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Backlink>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -934,7 +807,7 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSpaceFileBacklinks",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -944,37 +817,30 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Backlink>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::Backlink>>(call).await
+}
+impl ListSpaceFileBacklinksBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Backlink>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::Backlink>,
-            >(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Backlink> {
@@ -985,15 +851,12 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Backlink>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Backlink>(self.call(), &PAGING)
     }
 }
-/// A `getSpacePage` request (`GET /v1/spaces/{spaceId}/content/page/{pageId}`): set optional values, then `.send()`.
+/// The parameters of a `getSpacePage` request, set through [`GetSpacePageBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetSpacePageBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetSpacePageRequest {
     space_id: ::std::string::String,
     page_id: ::std::string::String,
     format: ::core::option::Option<::std::string::String>,
@@ -1001,57 +864,18 @@ pub struct GetSpacePageBuilder<'a> {
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
-impl<'a> GetSpacePageBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Output format of the content (of a page, of comments); the allowed values are not shown.
-    /// With `document`, a page carries its content in `document` and a comment or reply body is
-    /// `{ document }`; with `markdown`, in `markdown`.
-    pub fn format(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Whether the expressions of the page are evaluated: `true` evaluates them, `false` (the
-    /// default) does not, `deterministic-only` evaluates only the expressions that depend on
-    /// deterministic inputs.
-    ///
-    ///
-    /// The service assumes `"false"` when it is not set.
-    pub fn evaluated(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::PageEvaluation>,
-    ) -> Self {
-        self.evaluated = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.metadata = ::core::option::Option::Some(value);
-        self
-    }
-    /// False returns content without computing it (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.computed = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getSpacePage` request (`GET /v1/spaces/{spaceId}/content/page/{pageId}`): set optional values, then `.send()`.
+pub type GetSpacePageBuilder<'a> = crate::Request<'a, GetSpacePageRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetSpacePageRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Page>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
@@ -1065,7 +889,7 @@ impl<'a> GetSpacePageBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.computed {
             query.push(("computed".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getSpacePage",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1075,80 +899,79 @@ impl<'a> GetSpacePageBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Page,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Page>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Page>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Page>(call).await
+        })
     }
 }
-/// A `listSpacePageLinks` request (`GET /v1/spaces/{spaceId}/content/page/{pageId}/links`): set optional values, then `.send()`.
+impl GetSpacePageBuilder<'_> {
+    /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    pub fn format(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.format = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Whether the expressions of the page are evaluated: `true` evaluates them, `false` (the
+    /// default) does not, `deterministic-only` evaluates only the expressions that depend on
+    /// deterministic inputs.
+    ///
+    ///
+    /// The service assumes `"false"` when it is not set.
+    pub fn evaluated(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::PageEvaluation>,
+    ) -> Self {
+        self.params.evaluated = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn metadata(mut self, value: bool) -> Self {
+        self.params.metadata = ::core::option::Option::Some(value);
+        self
+    }
+    /// False returns content without computing it (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn computed(mut self, value: bool) -> Self {
+        self.params.computed = ::core::option::Option::Some(value);
+        self
+    }
+}
+/// The parameters of a `listSpacePageLinks` request, set through [`ListSpacePageLinksBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSpacePageLinksBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSpacePageLinksRequest {
     space_id: ::std::string::String,
     page_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::LinkStatus>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListSpacePageLinksBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only links with this status (`ok`, `broken` or `in-app`); absent lists all.
-    pub fn status(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::LinkStatus>,
-    ) -> Self {
-        self.status = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSpacePageLinks` request (`GET /v1/spaces/{spaceId}/content/page/{pageId}/links`): set optional values, then `.send()`.
+pub type ListSpacePageLinksBuilder<'a> = crate::Request<'a, ListSpacePageLinksRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ListSpacePageLinksRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::LinkReportList,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
             query.push(("status".into(), value.as_str().to_owned()));
@@ -1159,7 +982,7 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSpacePageLinks",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1169,31 +992,40 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::LinkReportList,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::LinkReportList>(call).await
+}
+impl ListSpacePageLinksBuilder<'_> {
+    /// Only links with this status (`ok`, `broken` or `in-app`); absent lists all.
+    pub fn status(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::LinkStatus>,
+    ) -> Self {
+        self.params.status = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::LinkReportList>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::LinkReportList>(call).await
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1206,46 +1038,32 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::LinkReportItem>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::LinkReportItem>(self.call(), &PAGING)
     }
 }
-/// A `getChangeRequestContent` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content`): set optional values, then `.send()`.
+/// The parameters of a `getChangeRequestContent` request, set through [`GetChangeRequestContentBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetChangeRequestContentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetChangeRequestContentRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
-impl<'a> GetChangeRequestContentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.metadata = ::core::option::Option::Some(value);
-        self
-    }
-    /// False returns content without computing it (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.computed = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getChangeRequestContent` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content`): set optional values, then `.send()`.
+pub type GetChangeRequestContentBuilder<'a> = crate::Request<
+    'a,
+    GetChangeRequestContentRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestContentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Revision>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -1253,7 +1071,7 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.computed {
             query.push(("computed".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getChangeRequestContent",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1263,70 +1081,52 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Revision,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Revision>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Revision>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Revision>(call).await
+        })
     }
 }
-/// A `listChangeRequestPages` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListChangeRequestPagesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    space_id: ::std::string::String,
-    change_request_id: ::std::string::String,
-    metadata: ::core::option::Option<bool>,
-    computed: ::core::option::Option<bool>,
-}
-impl<'a> ListChangeRequestPagesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
+impl GetChangeRequestContentBuilder<'_> {
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
     pub fn metadata(mut self, value: bool) -> Self {
-        self.metadata = ::core::option::Option::Some(value);
+        self.params.metadata = ::core::option::Option::Some(value);
         self
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
     pub fn computed(mut self, value: bool) -> Self {
-        self.computed = ::core::option::Option::Some(value);
+        self.params.computed = ::core::option::Option::Some(value);
         self
     }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+}
+/// The parameters of a `listChangeRequestPages` request, set through [`ListChangeRequestPagesBuilder`].
+#[derive(Debug, Clone)]
+pub struct ListChangeRequestPagesRequest {
+    space_id: ::std::string::String,
+    change_request_id: ::std::string::String,
+    metadata: ::core::option::Option<bool>,
+    computed: ::core::option::Option<bool>,
+}
+/// A `listChangeRequestPages` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages`): set optional values, then `.send()`.
+pub type ListChangeRequestPagesBuilder<'a> = crate::Request<
+    'a,
+    ListChangeRequestPagesRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPagesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::PageList>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -1334,7 +1134,7 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.computed {
             query.push(("computed".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listChangeRequestPages",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1344,39 +1144,32 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::PageList,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::PageList>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::PageList>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::PageList>(call).await
+        })
     }
 }
-/// A `listChangeRequestFiles` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files`): set optional values, then `.send()`.
+impl ListChangeRequestPagesBuilder<'_> {
+    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn metadata(mut self, value: bool) -> Self {
+        self.params.metadata = ::core::option::Option::Some(value);
+        self
+    }
+    /// False returns content without computing it (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn computed(mut self, value: bool) -> Self {
+        self.params.computed = ::core::option::Option::Some(value);
+        self
+    }
+}
+/// The parameters of a `listChangeRequestFiles` request, set through [`ListChangeRequestFilesBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListChangeRequestFilesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListChangeRequestFilesRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
@@ -1384,47 +1177,23 @@ pub struct ListChangeRequestFilesBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListChangeRequestFilesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.metadata = ::core::option::Option::Some(value);
-        self
-    }
-    /// False returns content without computing it (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.computed = ::core::option::Option::Some(value);
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listChangeRequestFiles` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files`): set optional values, then `.send()`.
+pub type ListChangeRequestFilesBuilder<'a> = crate::Request<
+    'a,
+    ListChangeRequestFilesRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestFilesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::File>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -1438,7 +1207,7 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listChangeRequestFiles",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1448,35 +1217,44 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::File>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::File>>(call).await
+}
+impl ListChangeRequestFilesBuilder<'_> {
+    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn metadata(mut self, value: bool) -> Self {
+        self.params.metadata = ::core::option::Option::Some(value);
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::File>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::apigen_runtime::Page<::docs_api_types::File>>(call)
-            .await
+    /// False returns content without computing it (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn computed(mut self, value: bool) -> Self {
+        self.params.computed = ::core::option::Option::Some(value);
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::File> {
@@ -1487,47 +1265,33 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::File>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::File>(self.call(), &PAGING)
     }
 }
-/// A `getChangeRequestFile` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}`): set optional values, then `.send()`.
+/// The parameters of a `getChangeRequestFile` request, set through [`GetChangeRequestFileBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetChangeRequestFileBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetChangeRequestFileRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     file_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
-impl<'a> GetChangeRequestFileBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.metadata = ::core::option::Option::Some(value);
-        self
-    }
-    /// False returns content without computing it (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.computed = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getChangeRequestFile` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}`): set optional values, then `.send()`.
+pub type GetChangeRequestFileBuilder<'a> = crate::Request<
+    'a,
+    GetChangeRequestFileRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestFileRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::File>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -1535,7 +1299,7 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.computed {
             query.push(("computed".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getChangeRequestFile",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1546,72 +1310,56 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::File,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::File>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::File>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::File>(call).await
+        })
     }
 }
-/// A `listChangeRequestFileBacklinks` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks`): set optional values, then `.send()`.
+impl GetChangeRequestFileBuilder<'_> {
+    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn metadata(mut self, value: bool) -> Self {
+        self.params.metadata = ::core::option::Option::Some(value);
+        self
+    }
+    /// False returns content without computing it (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn computed(mut self, value: bool) -> Self {
+        self.params.computed = ::core::option::Option::Some(value);
+        self
+    }
+}
+/// The parameters of a `listChangeRequestFileBacklinks` request, set through [`ListChangeRequestFileBacklinksBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListChangeRequestFileBacklinksBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListChangeRequestFileBacklinksRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     file_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listChangeRequestFileBacklinks` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks`): set optional values, then `.send()`.
+pub type ListChangeRequestFileBacklinksBuilder<'a> = crate::Request<
+    'a,
+    ListChangeRequestFileBacklinksRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListChangeRequestFileBacklinksRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Backlink>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -1619,7 +1367,7 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listChangeRequestFileBacklinks",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1630,37 +1378,30 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Backlink>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::Backlink>>(call).await
+}
+impl ListChangeRequestFileBacklinksBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Backlink>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::Backlink>,
-            >(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Backlink> {
@@ -1671,15 +1412,12 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Backlink>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Backlink>(self.call(), &PAGING)
     }
 }
-/// A `getChangeRequestPage` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}`): set optional values, then `.send()`.
+/// The parameters of a `getChangeRequestPage` request, set through [`GetChangeRequestPageBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetChangeRequestPageBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetChangeRequestPageRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     page_id: ::std::string::String,
@@ -1688,57 +1426,21 @@ pub struct GetChangeRequestPageBuilder<'a> {
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
-impl<'a> GetChangeRequestPageBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Output format of the content (of a page, of comments); the allowed values are not shown.
-    /// With `document`, a page carries its content in `document` and a comment or reply body is
-    /// `{ document }`; with `markdown`, in `markdown`.
-    pub fn format(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.format = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Whether the expressions of the page are evaluated: `true` evaluates them, `false` (the
-    /// default) does not, `deterministic-only` evaluates only the expressions that depend on
-    /// deterministic inputs.
-    ///
-    ///
-    /// The service assumes `"false"` when it is not set.
-    pub fn evaluated(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::PageEvaluation>,
-    ) -> Self {
-        self.evaluated = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.metadata = ::core::option::Option::Some(value);
-        self
-    }
-    /// False returns content without computing it (Part B §4.5).
-    ///
-    /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.computed = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getChangeRequestPage` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}`): set optional values, then `.send()`.
+pub type GetChangeRequestPageBuilder<'a> = crate::Request<
+    'a,
+    GetChangeRequestPageRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPageRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Page>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
@@ -1752,7 +1454,7 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.computed {
             query.push(("computed".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getChangeRequestPage",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1763,39 +1465,59 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Page,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Page>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Page>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Page>(call).await
+        })
     }
 }
-/// A `listChangeRequestPageLinks` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links`): set optional values, then `.send()`.
+impl GetChangeRequestPageBuilder<'_> {
+    /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    pub fn format(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.format = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Whether the expressions of the page are evaluated: `true` evaluates them, `false` (the
+    /// default) does not, `deterministic-only` evaluates only the expressions that depend on
+    /// deterministic inputs.
+    ///
+    ///
+    /// The service assumes `"false"` when it is not set.
+    pub fn evaluated(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::PageEvaluation>,
+    ) -> Self {
+        self.params.evaluated = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// False omits the mutable Git metadata, which is faster (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn metadata(mut self, value: bool) -> Self {
+        self.params.metadata = ::core::option::Option::Some(value);
+        self
+    }
+    /// False returns content without computing it (Part B §4.5).
+    ///
+    /// The service assumes `true` when it is not set.
+    pub fn computed(mut self, value: bool) -> Self {
+        self.params.computed = ::core::option::Option::Some(value);
+        self
+    }
+}
+/// The parameters of a `listChangeRequestPageLinks` request, set through [`ListChangeRequestPageLinksBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListChangeRequestPageLinksBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListChangeRequestPageLinksRequest {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     page_id: ::std::string::String,
@@ -1803,41 +1525,23 @@ pub struct ListChangeRequestPageLinksBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListChangeRequestPageLinksBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only links with this status (`ok`, `broken` or `in-app`); absent lists all.
-    pub fn status(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::LinkStatus>,
-    ) -> Self {
-        self.status = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listChangeRequestPageLinks` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links`): set optional values, then `.send()`.
+pub type ListChangeRequestPageLinksBuilder<'a> = crate::Request<
+    'a,
+    ListChangeRequestPageLinksRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPageLinksRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::LinkReportList,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
             query.push(("status".into(), value.as_str().to_owned()));
@@ -1848,7 +1552,7 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listChangeRequestPageLinks",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1859,31 +1563,40 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::LinkReportList,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::LinkReportList>(call).await
+}
+impl ListChangeRequestPageLinksBuilder<'_> {
+    /// Only links with this status (`ok`, `broken` or `in-app`); absent lists all.
+    pub fn status(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::LinkStatus>,
+    ) -> Self {
+        self.params.status = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::LinkReportList>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::LinkReportList>(call).await
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1896,6 +1609,6 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::LinkReportItem>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::LinkReportItem>(self.call(), &PAGING)
     }
 }

@@ -18,16 +18,17 @@ impl<'a> ConversationsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationConversationClustersBuilder<'a> {
-        ListOrganizationConversationClustersBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            order: ::core::option::Option::None,
-            order_by: ::core::option::Option::None,
-            status: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationConversationClustersRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                order: ::core::option::Option::None,
+                order_by: ::core::option::Option::None,
+                status: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// List the conversations of an organization.
     ///
@@ -38,14 +39,15 @@ impl<'a> ConversationsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationConversationsBuilder<'a> {
-        ListOrganizationConversationsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            source: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationConversationsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                source: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Ingest conversations into an organization.
     ///
@@ -59,12 +61,13 @@ impl<'a> ConversationsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         body: ::docs_api_types::IngestConversationsBody,
     ) -> IngestOrganizationConversationsBuilder<'a> {
-        IngestOrganizationConversationsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            body,
-        }
+        crate::Request::new(
+            self.core,
+            IngestOrganizationConversationsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                body,
+            },
+        )
     }
     /// List the conversation issues of an organization, each with its conversation.
     ///
@@ -75,15 +78,16 @@ impl<'a> ConversationsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationConversationIssuesBuilder<'a> {
-        ListOrganizationConversationIssuesBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            cluster: ::core::option::Option::None,
-            conversation: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationConversationIssuesRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                cluster: ::core::option::Option::None,
+                conversation: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get a conversation issue with its conversation.
     ///
@@ -95,12 +99,13 @@ impl<'a> ConversationsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         issue_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetConversationIssueBuilder<'a> {
-        GetConversationIssueBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            issue_id: ::core::convert::Into::into(issue_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetConversationIssueRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                issue_id: ::core::convert::Into::into(issue_id),
+            },
+        )
     }
     /// Get a conversation with its parts and metadata.
     ///
@@ -112,20 +117,18 @@ impl<'a> ConversationsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         conversation_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetConversationBuilder<'a> {
-        GetConversationBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            conversation_id: ::core::convert::Into::into(conversation_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetConversationRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                conversation_id: ::core::convert::Into::into(conversation_id),
+            },
+        )
     }
 }
-/// A `listOrganizationConversationClusters` request (`GET /v1/orgs/{organizationId}/conversations-clusters`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationConversationClusters` request, set through [`ListOrganizationConversationClustersBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationConversationClustersBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationConversationClustersRequest {
     organization_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::ConversationClusterOrder>,
     order_by: ::core::option::Option<::docs_api_types::ConversationClusterOrderBy>,
@@ -133,61 +136,24 @@ pub struct ListOrganizationConversationClustersBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationConversationClustersBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Sort direction.
-    ///
-    /// The service assumes `"desc"` when it is not set.
-    pub fn order(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::ConversationClusterOrder>,
-    ) -> Self {
-        self.order = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Field the clusters are sorted by.
-    ///
-    /// The service assumes `"updatedAt"` when it is not set.
-    pub fn order_by(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::ConversationClusterOrderBy>,
-    ) -> Self {
-        self.order_by = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only clusters with this status.
-    pub fn status(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.status = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationConversationClusters` request (`GET /v1/orgs/{organizationId}/conversations-clusters`): set optional values, then `.send()`.
+pub type ListOrganizationConversationClustersBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationConversationClustersRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationConversationClustersRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
             query.push(("order".into(), value.as_str().to_owned()));
@@ -204,7 +170,7 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationConversationClusters",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -213,39 +179,64 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::IssuesCluster>>(call)
-            .await
+}
+impl ListOrganizationConversationClustersBuilder<'_> {
+    /// Sort direction.
+    ///
+    /// The service assumes `"desc"` when it is not set.
+    pub fn order(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::ConversationClusterOrder>,
+    ) -> Self {
+        self.params.order = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
-            >(call)
-            .await
+    /// Field the clusters are sorted by.
+    ///
+    /// The service assumes `"updatedAt"` when it is not set.
+    pub fn order_by(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::ConversationClusterOrderBy>,
+    ) -> Self {
+        self.params.order_by = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only clusters with this status.
+    pub fn status(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.status = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -258,55 +249,35 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::IssuesCluster>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::IssuesCluster>(self.call(), &PAGING)
     }
 }
-/// A `listOrganizationConversations` request (`GET /v1/orgs/{organizationId}/conversations`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationConversations` request, set through [`ListOrganizationConversationsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationConversationsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationConversationsRequest {
     organization_id: ::std::string::String,
     source: ::core::option::Option<::std::string::String>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationConversationsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only conversations from this source (its identifier).
-    pub fn source(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.source = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationConversations` request (`GET /v1/orgs/{organizationId}/conversations`): set optional values, then `.send()`.
+pub type ListOrganizationConversationsBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationConversationsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationConversationsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Conversation>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.source {
             query.push(("source".into(), value.clone()));
@@ -317,7 +288,7 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationConversations",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -326,39 +297,40 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Conversation>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::Conversation>>(call)
-            .await
+}
+impl ListOrganizationConversationsBuilder<'_> {
+    /// Only conversations from this source (its identifier).
+    pub fn source(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.source = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Conversation>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::Conversation>,
-            >(call)
-            .await
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -371,37 +343,32 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Conversation>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Conversation>(self.call(), &PAGING)
     }
 }
-/// A `ingestOrganizationConversations` request (`POST /v1/orgs/{organizationId}/conversations`): set optional values, then `.send()`.
+/// The parameters of a `ingestOrganizationConversations` request, set through [`IngestOrganizationConversationsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct IngestOrganizationConversationsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct IngestOrganizationConversationsRequest {
     organization_id: ::std::string::String,
     body: ::docs_api_types::IngestConversationsBody,
 }
-impl<'a> IngestOrganizationConversationsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `ingestOrganizationConversations` request (`POST /v1/orgs/{organizationId}/conversations`): set optional values, then `.send()`.
+pub type IngestOrganizationConversationsBuilder<'a> = crate::Request<
+    'a,
+    IngestOrganizationConversationsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for IngestOrganizationConversationsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "ingestOrganizationConversations",
@@ -412,87 +379,40 @@ impl<'a> IngestOrganizationConversationsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call()?;
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_empty_with_response(call).await
-    }
 }
-/// A `listOrganizationConversationIssues` request (`GET /v1/orgs/{organizationId}/conversations-issues`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationConversationIssues` request, set through [`ListOrganizationConversationIssuesBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationConversationIssuesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationConversationIssuesRequest {
     organization_id: ::std::string::String,
     cluster: ::core::option::Option<::std::string::String>,
     conversation: ::core::option::Option<::std::string::String>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only issues of this cluster (its id).
-    pub fn cluster(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.cluster = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only issues found in this conversation (its id).
-    pub fn conversation(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.conversation = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationConversationIssues` request (`GET /v1/orgs/{organizationId}/conversations-issues`): set optional values, then `.send()`.
+pub type ListOrganizationConversationIssuesBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationConversationIssuesRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationConversationIssuesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.cluster {
             query.push(("cluster".into(), value.clone()));
@@ -506,7 +426,7 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationConversationIssues",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -515,41 +435,50 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<
-                ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
-            >(call)
-            .await
+}
+impl ListOrganizationConversationIssuesBuilder<'_> {
+    /// Only issues of this cluster (its id).
+    pub fn cluster(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.cluster = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
-            >(call)
-            .await
+    /// Only issues found in this conversation (its id).
+    pub fn conversation(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.conversation = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -563,32 +492,34 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
             },
         };
         self.core
-            .stream::<::docs_api_types::ConversationIssueEntry>(self.call(), &PAGING)
+            .try_stream::<::docs_api_types::ConversationIssueEntry>(self.call(), &PAGING)
     }
 }
-/// A `getConversationIssue` request (`GET /v1/orgs/{organizationId}/conversations-issues/{issueId}`): set optional values, then `.send()`.
+/// The parameters of a `getConversationIssue` request, set through [`GetConversationIssueBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetConversationIssueBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetConversationIssueRequest {
     organization_id: ::std::string::String,
     issue_id: ::std::string::String,
 }
-impl<'a> GetConversationIssueBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getConversationIssue` request (`GET /v1/orgs/{organizationId}/conversations-issues/{issueId}`): set optional values, then `.send()`.
+pub type GetConversationIssueBuilder<'a> = crate::Request<
+    'a,
+    GetConversationIssueRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for GetConversationIssueRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::ConversationIssueEntry,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getConversationIssue",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -598,58 +529,35 @@ impl<'a> GetConversationIssueBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::ConversationIssueEntry,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::ConversationIssueEntry>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::ConversationIssueEntry>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::docs_api_types::ConversationIssueEntry>(call)
-            .await
+        })
     }
 }
-/// A `getConversation` request (`GET /v1/orgs/{organizationId}/conversations/{conversationId}`): set optional values, then `.send()`.
+/// The parameters of a `getConversation` request, set through [`GetConversationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetConversationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetConversationRequest {
     organization_id: ::std::string::String,
     conversation_id: ::std::string::String,
 }
-impl<'a> GetConversationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getConversation` request (`GET /v1/orgs/{organizationId}/conversations/{conversationId}`): set optional values, then `.send()`.
+pub type GetConversationBuilder<'a> = crate::Request<'a, GetConversationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetConversationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::ConversationDetail,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getConversation",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -659,30 +567,10 @@ impl<'a> GetConversationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::ConversationDetail,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::ConversationDetail>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::ConversationDetail>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::ConversationDetail>(call).await
+        })
     }
 }

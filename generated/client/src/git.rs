@@ -22,12 +22,13 @@ impl<'a> GitClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         body: ::docs_api_types::ImportSpaceFromGitBody,
     ) -> ImportSpaceFromGitBuilder<'a> {
-        ImportSpaceFromGitBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            body,
-        }
+        crate::Request::new(
+            self.core,
+            ImportSpaceFromGitRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                body,
+            },
+        )
     }
     /// Export the content of a space to a Git repository.
     ///
@@ -43,12 +44,13 @@ impl<'a> GitClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         body: ::docs_api_types::ExportSpaceToGitBody,
     ) -> ExportSpaceToGitBuilder<'a> {
-        ExportSpaceToGitBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            body,
-        }
+        crate::Request::new(
+            self.core,
+            ExportSpaceToGitRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                body,
+            },
+        )
     }
     /// Get the Git information of a space.
     ///
@@ -59,11 +61,12 @@ impl<'a> GitClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetSpaceGitInfoBuilder<'a> {
-        GetSpaceGitInfoBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetSpaceGitInfoRequest {
+                space_id: ::core::convert::Into::into(space_id),
+            },
+        )
     }
     /// Remove the legacy Git installation of a space.
     ///
@@ -78,41 +81,33 @@ impl<'a> GitClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteSpaceGitLegacyInstallationBuilder<'a> {
-        DeleteSpaceGitLegacyInstallationBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteSpaceGitLegacyInstallationRequest {
+                space_id: ::core::convert::Into::into(space_id),
+            },
+        )
     }
 }
-/// A `importSpaceFromGit` request (`POST /v1/spaces/{spaceId}/git/import`): set optional values, then `.send()`.
+/// The parameters of a `importSpaceFromGit` request, set through [`ImportSpaceFromGitBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ImportSpaceFromGitBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ImportSpaceFromGitRequest {
     space_id: ::std::string::String,
     body: ::docs_api_types::ImportSpaceFromGitBody,
 }
-impl<'a> ImportSpaceFromGitBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `importSpaceFromGit` request (`POST /v1/spaces/{spaceId}/git/import`): set optional values, then `.send()`.
+pub type ImportSpaceFromGitBuilder<'a> = crate::Request<'a, ImportSpaceFromGitRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ImportSpaceFromGitRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "importSpaceFromGit",
@@ -123,58 +118,32 @@ impl<'a> ImportSpaceFromGitBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call()?;
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_empty_with_response(call).await
-    }
 }
-/// A `exportSpaceToGit` request (`POST /v1/spaces/{spaceId}/git/export`): set optional values, then `.send()`.
+/// The parameters of a `exportSpaceToGit` request, set through [`ExportSpaceToGitBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ExportSpaceToGitBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ExportSpaceToGitRequest {
     space_id: ::std::string::String,
     body: ::docs_api_types::ExportSpaceToGitBody,
 }
-impl<'a> ExportSpaceToGitBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `exportSpaceToGit` request (`POST /v1/spaces/{spaceId}/git/export`): set optional values, then `.send()`.
+pub type ExportSpaceToGitBuilder<'a> = crate::Request<'a, ExportSpaceToGitRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ExportSpaceToGitRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "exportSpaceToGit",
@@ -185,52 +154,32 @@ impl<'a> ExportSpaceToGitBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call()?;
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_empty_with_response(call).await
-    }
 }
-/// A `getSpaceGitInfo` request (`GET /v1/spaces/{spaceId}/git/info`): set optional values, then `.send()`.
+/// The parameters of a `getSpaceGitInfo` request, set through [`GetSpaceGitInfoBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetSpaceGitInfoBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetSpaceGitInfoRequest {
     space_id: ::std::string::String,
 }
-impl<'a> GetSpaceGitInfoBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getSpaceGitInfo` request (`GET /v1/spaces/{spaceId}/git/info`): set optional values, then `.send()`.
+pub type GetSpaceGitInfoBuilder<'a> = crate::Request<'a, GetSpaceGitInfoRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetSpaceGitInfoRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SpaceGitInfo>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getSpaceGitInfo",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -239,55 +188,36 @@ impl<'a> GetSpaceGitInfoBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SpaceGitInfo,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::SpaceGitInfo>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SpaceGitInfo>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::SpaceGitInfo>(call).await
+        })
     }
 }
-/// A `deleteSpaceGitLegacyInstallation` request (`DELETE /v1/spaces/{spaceId}/git/legacy-installation`): set optional values, then `.send()`.
+/// The parameters of a `deleteSpaceGitLegacyInstallation` request, set through [`DeleteSpaceGitLegacyInstallationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteSpaceGitLegacyInstallationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteSpaceGitLegacyInstallationRequest {
     space_id: ::std::string::String,
 }
-impl<'a> DeleteSpaceGitLegacyInstallationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteSpaceGitLegacyInstallation` request (`DELETE /v1/spaces/{spaceId}/git/legacy-installation`): set optional values, then `.send()`.
+pub type DeleteSpaceGitLegacyInstallationBuilder<'a> = crate::Request<
+    'a,
+    DeleteSpaceGitLegacyInstallationRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for DeleteSpaceGitLegacyInstallationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteSpaceGitLegacyInstallation",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -296,27 +226,10 @@ impl<'a> DeleteSpaceGitLegacyInstallationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }

@@ -23,20 +23,21 @@ impl<'a> IntegrationsClient<'a> {
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
     pub fn list(&self) -> ListIntegrationsBuilder<'a> {
-        ListIntegrationsBuilder {
-            core: self.core,
-            headers: ::std::vec::Vec::new(),
-            search: ::core::option::Option::None,
-            category: ::core::option::Option::None,
-            block_domain: ::core::option::Option::None,
-            blocks: ::core::option::Option::None,
-            content_sources: ::core::option::Option::None,
-            owner: ::core::option::Option::None,
-            scope: ::core::option::Option::None,
-            target: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListIntegrationsRequest {
+                search: ::core::option::Option::None,
+                category: ::core::option::Option::None,
+                block_domain: ::core::option::Option::None,
+                blocks: ::core::option::Option::None,
+                content_sources: ::core::option::Option::None,
+                owner: ::core::option::Option::None,
+                scope: ::core::option::Option::None,
+                target: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get an integration.
     ///
@@ -62,11 +63,12 @@ impl<'a> IntegrationsClient<'a> {
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
     ) -> GetIntegrationBuilder<'a> {
-        GetIntegrationBuilder {
-            core: self.core,
-            integration_name: ::core::convert::Into::into(integration_name),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetIntegrationRequest {
+                integration_name: ::core::convert::Into::into(integration_name),
+            },
+        )
     }
     /// Publish an integration (a new one, or a new version of an existing one).
     ///
@@ -97,31 +99,32 @@ impl<'a> IntegrationsClient<'a> {
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
     ) -> PublishIntegrationBuilder<'a> {
-        PublishIntegrationBuilder {
-            core: self.core,
-            integration_name: ::core::convert::Into::into(integration_name),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::PublishIntegrationBody {
-                runtime: ::core::option::Option::None,
-                icon: ::core::option::Option::None,
-                title: ::core::option::Option::None,
-                description: ::core::option::Option::None,
-                summary: ::core::option::Option::None,
-                preview_images: ::core::option::Option::None,
-                visibility: ::core::option::Option::None,
-                target: ::core::option::Option::None,
-                scopes: ::core::option::Option::None,
-                categories: ::core::option::Option::None,
-                blocks: ::core::option::Option::None,
-                content_sources: ::core::option::Option::None,
-                external_links: ::core::option::Option::None,
-                configurations: ::core::option::Option::None,
-                script: ::core::option::Option::None,
-                organization: ::core::option::Option::None,
-                secrets: ::core::option::Option::None,
-                content_security_policy: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            PublishIntegrationRequest {
+                integration_name: ::core::convert::Into::into(integration_name),
+                body: ::docs_api_types::PublishIntegrationBody {
+                    runtime: ::core::option::Option::None,
+                    icon: ::core::option::Option::None,
+                    title: ::core::option::Option::None,
+                    description: ::core::option::Option::None,
+                    summary: ::core::option::Option::None,
+                    preview_images: ::core::option::Option::None,
+                    visibility: ::core::option::Option::None,
+                    target: ::core::option::Option::None,
+                    scopes: ::core::option::Option::None,
+                    categories: ::core::option::Option::None,
+                    blocks: ::core::option::Option::None,
+                    content_sources: ::core::option::Option::None,
+                    external_links: ::core::option::Option::None,
+                    configurations: ::core::option::Option::None,
+                    script: ::core::option::Option::None,
+                    organization: ::core::option::Option::None,
+                    secrets: ::core::option::Option::None,
+                    content_security_policy: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Delete an integration.
     ///
@@ -140,11 +143,12 @@ impl<'a> IntegrationsClient<'a> {
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteIntegrationBuilder<'a> {
-        DeleteIntegrationBuilder {
-            core: self.core,
-            integration_name: ::core::convert::Into::into(integration_name),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteIntegrationRequest {
+                integration_name: ::core::convert::Into::into(integration_name),
+            },
+        )
     }
     /// List the installations of an integration.
     ///
@@ -170,14 +174,15 @@ impl<'a> IntegrationsClient<'a> {
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
     ) -> ListIntegrationInstallationsBuilder<'a> {
-        ListIntegrationInstallationsBuilder {
-            core: self.core,
-            integration_name: ::core::convert::Into::into(integration_name),
-            headers: ::std::vec::Vec::new(),
-            external_id: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListIntegrationInstallationsRequest {
+                integration_name: ::core::convert::Into::into(integration_name),
+                external_id: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Install an integration on an organization.
     ///
@@ -204,14 +209,15 @@ impl<'a> IntegrationsClient<'a> {
         integration_name: impl ::core::convert::Into<::std::string::String>,
         organization: impl ::core::convert::Into<::std::string::String>,
     ) -> InstallIntegrationBuilder<'a> {
-        InstallIntegrationBuilder {
-            core: self.core,
-            integration_name: ::core::convert::Into::into(integration_name),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::InstallIntegrationBody {
-                organization: ::core::convert::Into::into(organization),
+        crate::Request::new(
+            self.core,
+            InstallIntegrationRequest {
+                integration_name: ::core::convert::Into::into(integration_name),
+                body: ::docs_api_types::InstallIntegrationBody {
+                    organization: ::core::convert::Into::into(organization),
+                },
             },
-        }
+        )
     }
     /// List the events delivered to an integration.
     ///
@@ -237,13 +243,14 @@ impl<'a> IntegrationsClient<'a> {
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
     ) -> ListIntegrationEventsBuilder<'a> {
-        ListIntegrationEventsBuilder {
-            core: self.core,
-            integration_name: ::core::convert::Into::into(integration_name),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListIntegrationEventsRequest {
+                integration_name: ::core::convert::Into::into(integration_name),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get an integration event with the trace of its delivery.
     ///
@@ -271,12 +278,13 @@ impl<'a> IntegrationsClient<'a> {
         integration_name: impl ::core::convert::Into<::std::string::String>,
         event_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetIntegrationEventBuilder<'a> {
-        GetIntegrationEventBuilder {
-            core: self.core,
-            integration_name: ::core::convert::Into::into(integration_name),
-            event_id: ::core::convert::Into::into(event_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetIntegrationEventRequest {
+                integration_name: ::core::convert::Into::into(integration_name),
+                event_id: ::core::convert::Into::into(event_id),
+            },
+        )
     }
     /// List the spaces an integration is installed on.
     ///
@@ -303,15 +311,16 @@ impl<'a> IntegrationsClient<'a> {
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
     ) -> ListIntegrationSpacesBuilder<'a> {
-        ListIntegrationSpacesBuilder {
-            core: self.core,
-            integration_name: ::core::convert::Into::into(integration_name),
-            headers: ::std::vec::Vec::new(),
-            external_id: ::core::option::Option::None,
-            extended: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListIntegrationSpacesRequest {
+                integration_name: ::core::convert::Into::into(integration_name),
+                external_id: ::core::option::Option::None,
+                extended: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// List the sites an integration is installed on.
     ///
@@ -338,15 +347,16 @@ impl<'a> IntegrationsClient<'a> {
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
     ) -> ListIntegrationSitesBuilder<'a> {
-        ListIntegrationSitesBuilder {
-            core: self.core,
-            integration_name: ::core::convert::Into::into(integration_name),
-            headers: ::std::vec::Vec::new(),
-            external_id: ::core::option::Option::None,
-            extended: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListIntegrationSitesRequest {
+                integration_name: ::core::convert::Into::into(integration_name),
+                external_id: ::core::option::Option::None,
+                extended: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Update the development mode of an integration.
     ///
@@ -376,23 +386,21 @@ impl<'a> IntegrationsClient<'a> {
         integration_name: impl ::core::convert::Into<::std::string::String>,
         tunnel_url: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateIntegrationDevModeBuilder<'a> {
-        UpdateIntegrationDevModeBuilder {
-            core: self.core,
-            integration_name: ::core::convert::Into::into(integration_name),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateIntegrationDevModeBody {
-                tunnel_url: ::core::convert::Into::into(tunnel_url),
-                all: false,
+        crate::Request::new(
+            self.core,
+            UpdateIntegrationDevModeRequest {
+                integration_name: ::core::convert::Into::into(integration_name),
+                body: ::docs_api_types::UpdateIntegrationDevModeBody {
+                    tunnel_url: ::core::convert::Into::into(tunnel_url),
+                    all: false,
+                },
             },
-        }
+        )
     }
 }
-/// A `listIntegrations` request (`GET /v1/integrations`): set optional values, then `.send()`.
+/// The parameters of a `listIntegrations` request, set through [`ListIntegrationsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListIntegrationsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListIntegrationsRequest {
     search: ::core::option::Option<::std::string::String>,
     category: ::core::option::Option<::docs_api_types::IntegrationCategory>,
     block_domain: ::core::option::Option<::std::string::String>,
@@ -404,93 +412,20 @@ pub struct ListIntegrationsBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListIntegrationsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only integrations whose name matches this search string.
-    pub fn search(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.search = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only integrations of this category.
-    pub fn category(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::IntegrationCategory>,
-    ) -> Self {
-        self.category = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only integrations with blocks unfurling URLs of this domain; matches `^[a-zA-Z0-9-_.]+$` (Part C §4.1).
-    pub fn block_domain(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.block_domain = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// True lists only integrations that provide blocks; false only those that provide none.
-    pub fn blocks(mut self, value: bool) -> Self {
-        self.blocks = ::core::option::Option::Some(value);
-        self
-    }
-    /// True lists only integrations that provide content sources; false only those that provide none.
-    pub fn content_sources(mut self, value: bool) -> Self {
-        self.content_sources = ::core::option::Option::Some(value);
-        self
-    }
-    /// Only integrations owned by this organization (its id).
-    pub fn owner(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.owner = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only integrations requesting this scope.
-    pub fn scope(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::IntegrationScope>,
-    ) -> Self {
-        self.scope = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only integrations installable on this target.
-    pub fn target(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::IntegrationTarget>,
-    ) -> Self {
-        self.target = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listIntegrations` request (`GET /v1/integrations`): set optional values, then `.send()`.
+pub type ListIntegrationsBuilder<'a> = crate::Request<'a, ListIntegrationsRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ListIntegrationsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Integration>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.search {
             query.push(("search".into(), value.clone()));
@@ -522,45 +457,106 @@ impl<'a> ListIntegrationsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listIntegrations",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/integrations"),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Integration>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::Integration>>(call)
-            .await
+}
+impl ListIntegrationsBuilder<'_> {
+    /// Only integrations whose name matches this search string.
+    pub fn search(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.search = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Integration>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::Integration>,
-            >(call)
-            .await
+    /// Only integrations of this category.
+    pub fn category(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::IntegrationCategory>,
+    ) -> Self {
+        self.params.category = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only integrations with blocks unfurling URLs of this domain; matches `^[a-zA-Z0-9-_.]+$` (Part C §4.1).
+    pub fn block_domain(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.block_domain = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// True lists only integrations that provide blocks; false only those that provide none.
+    pub fn blocks(mut self, value: bool) -> Self {
+        self.params.blocks = ::core::option::Option::Some(value);
+        self
+    }
+    /// True lists only integrations that provide content sources; false only those that provide none.
+    pub fn content_sources(mut self, value: bool) -> Self {
+        self.params.content_sources = ::core::option::Option::Some(value);
+        self
+    }
+    /// Only integrations owned by this organization (its id).
+    pub fn owner(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.owner = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only integrations requesting this scope.
+    pub fn scope(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::IntegrationScope>,
+    ) -> Self {
+        self.params.scope = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only integrations installable on this target.
+    pub fn target(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::IntegrationTarget>,
+    ) -> Self {
+        self.params.target = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -573,31 +569,28 @@ impl<'a> ListIntegrationsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Integration>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Integration>(self.call(), &PAGING)
     }
 }
-/// A `getIntegration` request (`GET /v1/integrations/{integrationName}`): set optional values, then `.send()`.
+/// The parameters of a `getIntegration` request, set through [`GetIntegrationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetIntegrationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetIntegrationRequest {
     integration_name: ::std::string::String,
 }
-impl<'a> GetIntegrationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getIntegration` request (`GET /v1/integrations/{integrationName}`): set optional values, then `.send()`.
+pub type GetIntegrationBuilder<'a> = crate::Request<'a, GetIntegrationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetIntegrationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Integration>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getIntegration",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -606,55 +599,53 @@ impl<'a> GetIntegrationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Integration,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Integration>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Integration>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Integration>(call).await
+        })
     }
 }
-/// A `publishIntegration` request (`POST /v1/integrations/{integrationName}`): set optional values, then `.send()`.
+/// The parameters of a `publishIntegration` request, set through [`PublishIntegrationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct PublishIntegrationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct PublishIntegrationRequest {
     integration_name: ::std::string::String,
     body: ::docs_api_types::PublishIntegrationBody,
 }
-impl<'a> PublishIntegrationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
+/// A `publishIntegration` request (`POST /v1/integrations/{integrationName}`): set optional values, then `.send()`.
+pub type PublishIntegrationBuilder<'a> = crate::Request<'a, PublishIntegrationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for PublishIntegrationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Integration>;
+    fn call(
+        &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
+        let query = ::std::vec::Vec::new();
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            operation: "publishIntegration",
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
+            path: ::std::format!(
+                "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
+                .integration_name)
+            ),
+            auth: &[&["bearerAuth"]],
+            errors: ::core::option::Option::None,
+            headers,
+            cookies: ::std::vec::Vec::new(),
+            query,
+            body,
+        })
     }
+}
+impl PublishIntegrationBuilder<'_> {
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::PublishIntegrationBody) -> Self {
-        self.body = body;
+        self.params.body = body;
         self
     }
     /// Runtime of the integration's script; absent uses the default runtime.
@@ -662,7 +653,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationRuntime>,
     ) -> Self {
-        self.body.runtime = ::core::option::Option::Some(
+        self.params.body.runtime = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -672,7 +663,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.icon = ::core::option::Option::Some(
+        self.params.body.icon = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -682,7 +673,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.title = ::core::option::Option::Some(
+        self.params.body.title = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -692,7 +683,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.description = ::core::option::Option::Some(
+        self.params.body.description = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -702,7 +693,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.summary = ::core::option::Option::Some(
+        self.params.body.summary = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -714,7 +705,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.body.preview_images = ::core::option::Option::Some(
+        self.params.body.preview_images = ::core::option::Option::Some(
             value.into_iter().map(::core::convert::Into::into).collect(),
         );
         self
@@ -724,7 +715,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationVisibility>,
     ) -> Self {
-        self.body.visibility = ::core::option::Option::Some(
+        self.params.body.visibility = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -734,7 +725,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationTarget>,
     ) -> Self {
-        self.body.target = ::core::option::Option::Some(
+        self.params.body.target = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -746,7 +737,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
             Item = impl ::core::convert::Into<::docs_api_types::IntegrationScope>,
         >,
     ) -> Self {
-        self.body.scopes = ::core::option::Option::Some(
+        self.params.body.scopes = ::core::option::Option::Some(
             value.into_iter().map(::core::convert::Into::into).collect(),
         );
         self
@@ -758,7 +749,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
             Item = impl ::core::convert::Into<::docs_api_types::IntegrationCategory>,
         >,
     ) -> Self {
-        self.body.categories = ::core::option::Option::Some(
+        self.params.body.categories = ::core::option::Option::Some(
             value.into_iter().map(::core::convert::Into::into).collect(),
         );
         self
@@ -770,7 +761,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
             Item = impl ::core::convert::Into<::docs_api_types::IntegrationBlock>,
         >,
     ) -> Self {
-        self.body.blocks = ::core::option::Option::Some(
+        self.params.body.blocks = ::core::option::Option::Some(
             value.into_iter().map(::core::convert::Into::into).collect(),
         );
         self
@@ -782,7 +773,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
             Item = impl ::core::convert::Into<::docs_api_types::IntegrationContentSource>,
         >,
     ) -> Self {
-        self.body.content_sources = ::core::option::Option::Some(
+        self.params.body.content_sources = ::core::option::Option::Some(
             value.into_iter().map(::core::convert::Into::into).collect(),
         );
         self
@@ -794,7 +785,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
             Item = impl ::core::convert::Into<::docs_api_types::IntegrationExternalLink>,
         >,
     ) -> Self {
-        self.body.external_links = ::core::option::Option::Some(
+        self.params.body.external_links = ::core::option::Option::Some(
             value.into_iter().map(::core::convert::Into::into).collect(),
         );
         self
@@ -804,7 +795,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationConfigurations>,
     ) -> Self {
-        self.body.configurations = ::core::option::Option::Some(
+        self.params.body.configurations = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -814,7 +805,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.script = ::core::option::Option::Some(
+        self.params.body.script = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -824,7 +815,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.organization = ::core::option::Option::Some(
+        self.params.body.organization = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -834,7 +825,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     ) -> Self {
-        self.body.secrets = ::core::option::Option::Some(value);
+        self.params.body.secrets = ::core::option::Option::Some(value);
         self
     }
     /// Content security policy sent as headers when the script and blocks are fetched.
@@ -842,79 +833,31 @@ impl<'a> PublishIntegrationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.content_security_policy = ::core::option::Option::Some(
+        self.params.body.content_security_policy = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+}
+/// The parameters of a `deleteIntegration` request, set through [`DeleteIntegrationBuilder`].
+#[derive(Debug, Clone)]
+pub struct DeleteIntegrationRequest {
+    integration_name: ::std::string::String,
+}
+/// A `deleteIntegration` request (`DELETE /v1/integrations/{integrationName}`): set optional values, then `.send()`.
+pub type DeleteIntegrationBuilder<'a> = crate::Request<'a, DeleteIntegrationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteIntegrationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
         &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "publishIntegration",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
-                .integration_name)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body,
-        })
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Integration,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Integration>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Integration>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Integration>(call).await
-    }
-}
-/// A `deleteIntegration` request (`DELETE /v1/integrations/{integrationName}`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteIntegrationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    integration_name: ::std::string::String,
-}
-impl<'a> DeleteIntegrationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
-        let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
             operation: "deleteIntegration",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -923,78 +866,39 @@ impl<'a> DeleteIntegrationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `listIntegrationInstallations` request (`GET /v1/integrations/{integrationName}/installations`): set optional values, then `.send()`.
+/// The parameters of a `listIntegrationInstallations` request, set through [`ListIntegrationInstallationsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListIntegrationInstallationsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListIntegrationInstallationsRequest {
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListIntegrationInstallationsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only installations carrying this external id.
-    pub fn external_id(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.external_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listIntegrationInstallations` request (`GET /v1/integrations/{integrationName}/installations`): set optional values, then `.send()`.
+pub type ListIntegrationInstallationsBuilder<'a> = crate::Request<
+    'a,
+    ListIntegrationInstallationsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListIntegrationInstallationsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Installation>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.external_id {
             query.push(("externalId".into(), value.clone()));
@@ -1005,7 +909,7 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listIntegrationInstallations",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1014,39 +918,40 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Installation>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::Installation>>(call)
-            .await
+}
+impl ListIntegrationInstallationsBuilder<'_> {
+    /// Only installations carrying this external id.
+    pub fn external_id(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.external_id = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Installation>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::Installation>,
-            >(call)
-            .await
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1059,42 +964,28 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Installation>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Installation>(self.call(), &PAGING)
     }
 }
-/// A `installIntegration` request (`POST /v1/integrations/{integrationName}/installations`): set optional values, then `.send()`.
+/// The parameters of a `installIntegration` request, set through [`InstallIntegrationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct InstallIntegrationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct InstallIntegrationRequest {
     integration_name: ::std::string::String,
     body: ::docs_api_types::InstallIntegrationBody,
 }
-impl<'a> InstallIntegrationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::InstallIntegrationBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `installIntegration` request (`POST /v1/integrations/{integrationName}/installations`): set optional values, then `.send()`.
+pub type InstallIntegrationBuilder<'a> = crate::Request<'a, InstallIntegrationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for InstallIntegrationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Installation>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "installIntegration",
@@ -1105,70 +996,44 @@ impl<'a> InstallIntegrationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Installation,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Installation>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Installation>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Installation>(call).await
+}
+impl InstallIntegrationBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::InstallIntegrationBody) -> Self {
+        self.params.body = body;
+        self
     }
 }
-/// A `listIntegrationEvents` request (`GET /v1/integrations/{integrationName}/events`): set optional values, then `.send()`.
+/// The parameters of a `listIntegrationEvents` request, set through [`ListIntegrationEventsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListIntegrationEventsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListIntegrationEventsRequest {
     integration_name: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListIntegrationEventsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listIntegrationEvents` request (`GET /v1/integrations/{integrationName}/events`): set optional values, then `.send()`.
+pub type ListIntegrationEventsBuilder<'a> = crate::Request<
+    'a,
+    ListIntegrationEventsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListIntegrationEventsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -1176,7 +1041,7 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listIntegrationEvents",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1185,39 +1050,30 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::IntegrationEvent>>(call)
-            .await
+}
+impl ListIntegrationEventsBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
-            >(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1230,32 +1086,31 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::IntegrationEvent>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::IntegrationEvent>(self.call(), &PAGING)
     }
 }
-/// A `getIntegrationEvent` request (`GET /v1/integrations/{integrationName}/events/{eventId}`): set optional values, then `.send()`.
+/// The parameters of a `getIntegrationEvent` request, set through [`GetIntegrationEventBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetIntegrationEventBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetIntegrationEventRequest {
     integration_name: ::std::string::String,
     event_id: ::std::string::String,
 }
-impl<'a> GetIntegrationEventBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getIntegrationEvent` request (`GET /v1/integrations/{integrationName}/events/{eventId}`): set optional values, then `.send()`.
+pub type GetIntegrationEventBuilder<'a> = crate::Request<'a, GetIntegrationEventRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetIntegrationEventRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::IntegrationEventDetail,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getIntegrationEvent",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1265,91 +1120,39 @@ impl<'a> GetIntegrationEventBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::IntegrationEventDetail,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::IntegrationEventDetail>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::IntegrationEventDetail>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::docs_api_types::IntegrationEventDetail>(call)
-            .await
+        })
     }
 }
-/// A `listIntegrationSpaces` request (`GET /v1/integrations/{integrationName}/spaces`): set optional values, then `.send()`.
+/// The parameters of a `listIntegrationSpaces` request, set through [`ListIntegrationSpacesBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListIntegrationSpacesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListIntegrationSpacesRequest {
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
     extended: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListIntegrationSpacesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only space installations carrying this external id.
-    pub fn external_id(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.external_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// True returns each entry's `space` as the full space object; false as the space id.
-    ///
-    /// The service assumes `false` when it is not set.
-    pub fn extended(mut self, value: bool) -> Self {
-        self.extended = ::core::option::Option::Some(value);
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listIntegrationSpaces` request (`GET /v1/integrations/{integrationName}/spaces`): set optional values, then `.send()`.
+pub type ListIntegrationSpacesBuilder<'a> = crate::Request<
+    'a,
+    ListIntegrationSpacesRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSpacesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.external_id {
             query.push(("externalId".into(), value.clone()));
@@ -1363,7 +1166,7 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listIntegrationSpaces",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1372,41 +1175,47 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<
-                ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
-            >(call)
-            .await
+}
+impl ListIntegrationSpacesBuilder<'_> {
+    /// Only space installations carrying this external id.
+    pub fn external_id(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.external_id = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
-            >(call)
-            .await
+    /// True returns each entry's `space` as the full space object; false as the space id.
+    ///
+    /// The service assumes `false` when it is not set.
+    pub fn extended(mut self, value: bool) -> Self {
+        self.params.extended = ::core::option::Option::Some(value);
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1419,65 +1228,36 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::IntegrationSpaceEntry>(self.call(), &PAGING)
+        self.core
+            .try_stream::<::docs_api_types::IntegrationSpaceEntry>(self.call(), &PAGING)
     }
 }
-/// A `listIntegrationSites` request (`GET /v1/integrations/{integrationName}/sites`): set optional values, then `.send()`.
+/// The parameters of a `listIntegrationSites` request, set through [`ListIntegrationSitesBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListIntegrationSitesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListIntegrationSitesRequest {
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
     extended: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListIntegrationSitesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only site installations carrying this external id.
-    pub fn external_id(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.external_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// True returns each entry's `site` as the full site object; false as the site id.
-    ///
-    /// The service assumes `false` when it is not set.
-    pub fn extended(mut self, value: bool) -> Self {
-        self.extended = ::core::option::Option::Some(value);
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listIntegrationSites` request (`GET /v1/integrations/{integrationName}/sites`): set optional values, then `.send()`.
+pub type ListIntegrationSitesBuilder<'a> = crate::Request<
+    'a,
+    ListIntegrationSitesRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSitesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.external_id {
             query.push(("externalId".into(), value.clone()));
@@ -1491,7 +1271,7 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listIntegrationSites",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1500,39 +1280,47 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>>(call)
-            .await
+}
+impl ListIntegrationSitesBuilder<'_> {
+    /// Only site installations carrying this external id.
+    pub fn external_id(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.external_id = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
-            >(call)
-            .await
+    /// True returns each entry's `site` as the full site object; false as the site id.
+    ///
+    /// The service assumes `false` when it is not set.
+    pub fn extended(mut self, value: bool) -> Self {
+        self.params.extended = ::core::option::Option::Some(value);
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1545,47 +1333,32 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::IntegrationSiteEntry>(self.call(), &PAGING)
+        self.core
+            .try_stream::<::docs_api_types::IntegrationSiteEntry>(self.call(), &PAGING)
     }
 }
-/// A `updateIntegrationDevMode` request (`PUT /v1/integrations/{integrationName}/dev`): set optional values, then `.send()`.
+/// The parameters of a `updateIntegrationDevMode` request, set through [`UpdateIntegrationDevModeBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateIntegrationDevModeBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateIntegrationDevModeRequest {
     integration_name: ::std::string::String,
     body: ::docs_api_types::UpdateIntegrationDevModeBody,
 }
-impl<'a> UpdateIntegrationDevModeBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateIntegrationDevModeBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// True forwards all requests; false (the default) only those of the owning organization.
-    pub fn all(mut self, value: bool) -> Self {
-        self.body.all = value;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateIntegrationDevMode` request (`PUT /v1/integrations/{integrationName}/dev`): set optional values, then `.send()`.
+pub type UpdateIntegrationDevModeBuilder<'a> = crate::Request<
+    'a,
+    UpdateIntegrationDevModeRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateIntegrationDevModeRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateIntegrationDevMode",
@@ -1596,27 +1369,22 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call()?;
-        self.core.send_empty(call).await
+}
+impl UpdateIntegrationDevModeBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateIntegrationDevModeBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_empty_with_response(call).await
+    /// True forwards all requests; false (the default) only those of the owning organization.
+    pub fn all(mut self, value: bool) -> Self {
+        self.params.body.all = value;
+        self
     }
 }

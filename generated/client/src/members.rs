@@ -16,17 +16,18 @@ impl<'a> MembersClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationMembersBuilder<'a> {
-        ListOrganizationMembersBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            order: ::core::option::Option::None,
-            role: ::core::option::Option::None,
-            search: ::core::option::Option::None,
-            sort: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationMembersRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                order: ::core::option::Option::None,
+                role: ::core::option::Option::None,
+                search: ::core::option::Option::None,
+                sort: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get a member of an organization.
     ///
@@ -38,12 +39,13 @@ impl<'a> MembersClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         user_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetOrganizationMemberBuilder<'a> {
-        GetOrganizationMemberBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            user_id: ::core::convert::Into::into(user_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetOrganizationMemberRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                user_id: ::core::convert::Into::into(user_id),
+            },
+        )
     }
     /// Remove a member from an organization.
     ///
@@ -57,12 +59,13 @@ impl<'a> MembersClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         user_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteOrganizationMemberBuilder<'a> {
-        DeleteOrganizationMemberBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            user_id: ::core::convert::Into::into(user_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteOrganizationMemberRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                user_id: ::core::convert::Into::into(user_id),
+            },
+        )
     }
     /// Change the role of a member of an organization.
     ///
@@ -76,15 +79,16 @@ impl<'a> MembersClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         user_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateOrganizationMemberBuilder<'a> {
-        UpdateOrganizationMemberBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            user_id: ::core::convert::Into::into(user_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateOrganizationMemberBody {
-                role: ::apigen_runtime::Patch::Absent,
+        crate::Request::new(
+            self.core,
+            UpdateOrganizationMemberRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                user_id: ::core::convert::Into::into(user_id),
+                body: ::docs_api_types::UpdateOrganizationMemberBody {
+                    role: ::apigen_runtime::Patch::Absent,
+                },
             },
-        }
+        )
     }
     /// Record that the caller is active in an organization.
     ///
@@ -98,11 +102,12 @@ impl<'a> MembersClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> PingOrganizationBuilder<'a> {
-        PingOrganizationBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            PingOrganizationRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+            },
+        )
     }
     /// Make a member of an organization an SSO member.
     ///
@@ -114,12 +119,13 @@ impl<'a> MembersClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         user_id: impl ::core::convert::Into<::std::string::String>,
     ) -> SetOrganizationMemberSsoBuilder<'a> {
-        SetOrganizationMemberSsoBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            user_id: ::core::convert::Into::into(user_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            SetOrganizationMemberSsoRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                user_id: ::core::convert::Into::into(user_id),
+            },
+        )
     }
     /// List the spaces a member of an organization can access.
     ///
@@ -131,15 +137,16 @@ impl<'a> MembersClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         user_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationMemberSpacesBuilder<'a> {
-        ListOrganizationMemberSpacesBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            user_id: ::core::convert::Into::into(user_id),
-            headers: ::std::vec::Vec::new(),
-            order: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationMemberSpacesRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                user_id: ::core::convert::Into::into(user_id),
+                order: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// List the teams of a member of an organization.
     ///
@@ -151,23 +158,21 @@ impl<'a> MembersClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         user_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationMemberTeamsBuilder<'a> {
-        ListOrganizationMemberTeamsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            user_id: ::core::convert::Into::into(user_id),
-            headers: ::std::vec::Vec::new(),
-            title: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationMemberTeamsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                user_id: ::core::convert::Into::into(user_id),
+                title: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
 }
-/// A `listOrganizationMembers` request (`GET /v1/orgs/{organizationId}/members`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationMembers` request, set through [`ListOrganizationMembersBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationMembersBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationMembersRequest {
     organization_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::MemberOrder>,
     role: ::core::option::Option<::docs_api_types::Role>,
@@ -176,69 +181,23 @@ pub struct ListOrganizationMembersBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationMembersBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Order of the listing.
-    ///
-    /// The service assumes `"desc"` when it is not set.
-    pub fn order(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::MemberOrder>,
-    ) -> Self {
-        self.order = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only members with this role.
-    pub fn role(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::Role>,
-    ) -> Self {
-        self.role = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only members whose display name or email matches the value.
-    pub fn search(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.search = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// What the listing is sorted by; `lastSeenAt` lists only active members.
-    ///
-    /// The service assumes `"joinedAt"` when it is not set.
-    pub fn sort(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::MemberSort>,
-    ) -> Self {
-        self.sort = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationMembers` request (`GET /v1/orgs/{organizationId}/members`): set optional values, then `.send()`.
+pub type ListOrganizationMembersBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationMembersRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListOrganizationMembersRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Member>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
             query.push(("order".into(), value.as_str().to_owned()));
@@ -258,7 +217,7 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationMembers",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -267,35 +226,74 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Member>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::Member>>(call).await
+}
+impl ListOrganizationMembersBuilder<'_> {
+    /// Order of the listing.
+    ///
+    /// The service assumes `"desc"` when it is not set.
+    pub fn order(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::MemberOrder>,
+    ) -> Self {
+        self.params.order = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Member>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::apigen_runtime::Page<::docs_api_types::Member>>(call)
-            .await
+    /// Only members with this role.
+    pub fn role(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::Role>,
+    ) -> Self {
+        self.params.role = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Only members whose display name or email matches the value.
+    pub fn search(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.search = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// What the listing is sorted by; `lastSeenAt` lists only active members.
+    ///
+    /// The service assumes `"joinedAt"` when it is not set.
+    pub fn sort(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::MemberSort>,
+    ) -> Self {
+        self.params.sort = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Member> {
@@ -306,32 +304,32 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Member>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Member>(self.call(), &PAGING)
     }
 }
-/// A `getOrganizationMember` request (`GET /v1/orgs/{organizationId}/members/{userId}`): set optional values, then `.send()`.
+/// The parameters of a `getOrganizationMember` request, set through [`GetOrganizationMemberBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetOrganizationMemberBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetOrganizationMemberRequest {
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
 }
-impl<'a> GetOrganizationMemberBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getOrganizationMember` request (`GET /v1/orgs/{organizationId}/members/{userId}`): set optional values, then `.send()`.
+pub type GetOrganizationMemberBuilder<'a> = crate::Request<
+    'a,
+    GetOrganizationMemberRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for GetOrganizationMemberRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Member>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getOrganizationMember",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -341,56 +339,36 @@ impl<'a> GetOrganizationMemberBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Member,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Member>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Member>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Member>(call).await
+        })
     }
 }
-/// A `deleteOrganizationMember` request (`DELETE /v1/orgs/{organizationId}/members/{userId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteOrganizationMember` request, set through [`DeleteOrganizationMemberBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteOrganizationMemberBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteOrganizationMemberRequest {
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
 }
-impl<'a> DeleteOrganizationMemberBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteOrganizationMember` request (`DELETE /v1/orgs/{organizationId}/members/{userId}`): set optional values, then `.send()`.
+pub type DeleteOrganizationMemberBuilder<'a> = crate::Request<
+    'a,
+    DeleteOrganizationMemberRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteOrganizationMemberRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteOrganizationMember",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -400,79 +378,36 @@ impl<'a> DeleteOrganizationMemberBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `updateOrganizationMember` request (`PATCH /v1/orgs/{organizationId}/members/{userId}`): set optional values, then `.send()`.
+/// The parameters of a `updateOrganizationMember` request, set through [`UpdateOrganizationMemberBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateOrganizationMemberBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateOrganizationMemberRequest {
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
     body: ::docs_api_types::UpdateOrganizationMemberBody,
 }
-impl<'a> UpdateOrganizationMemberBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateOrganizationMemberBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// New role of the member; null for guests.
-    pub fn role(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::Role>,
-    ) -> Self {
-        self.body.role = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `role` as `null` (removes the value).
-    pub fn clear_role(mut self) -> Self {
-        self.body.role = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateOrganizationMember` request (`PATCH /v1/orgs/{organizationId}/members/{userId}`): set optional values, then `.send()`.
+pub type UpdateOrganizationMemberBuilder<'a> = crate::Request<
+    'a,
+    UpdateOrganizationMemberRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationMemberRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Member>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganizationMember",
@@ -484,55 +419,56 @@ impl<'a> UpdateOrganizationMemberBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Member,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Member>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Member>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Member>(call).await
-    }
 }
-/// A `pingOrganization` request (`POST /v1/orgs/{organizationId}/ping`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct PingOrganizationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    organization_id: ::std::string::String,
-}
-impl<'a> PingOrganizationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
+impl UpdateOrganizationMemberBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateOrganizationMemberBody) -> Self {
+        self.params.body = body;
         self
     }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+    /// New role of the member; null for guests.
+    pub fn role(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::Role>,
+    ) -> Self {
+        self.params.body.role = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `role` as `null` (removes the value).
+    pub fn clear_role(mut self) -> Self {
+        self.params.body.role = ::apigen_runtime::Patch::Null;
+        self
+    }
+}
+/// The parameters of a `pingOrganization` request, set through [`PingOrganizationBuilder`].
+#[derive(Debug, Clone)]
+pub struct PingOrganizationRequest {
+    organization_id: ::std::string::String,
+}
+/// A `pingOrganization` request (`POST /v1/orgs/{organizationId}/ping`): set optional values, then `.send()`.
+pub type PingOrganizationBuilder<'a> = crate::Request<'a, PingOrganizationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for PingOrganizationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::PingOrganizationResponse,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "pingOrganization",
             method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
@@ -541,58 +477,36 @@ impl<'a> PingOrganizationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::PingOrganizationResponse,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::PingOrganizationResponse>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::PingOrganizationResponse>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::docs_api_types::PingOrganizationResponse>(call)
-            .await
+        })
     }
 }
-/// A `setOrganizationMemberSso` request (`POST /v1/orgs/{organizationId}/members/{userId}/sso`): set optional values, then `.send()`.
+/// The parameters of a `setOrganizationMemberSso` request, set through [`SetOrganizationMemberSsoBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct SetOrganizationMemberSsoBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct SetOrganizationMemberSsoRequest {
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
 }
-impl<'a> SetOrganizationMemberSsoBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `setOrganizationMemberSso` request (`POST /v1/orgs/{organizationId}/members/{userId}/sso`): set optional values, then `.send()`.
+pub type SetOrganizationMemberSsoBuilder<'a> = crate::Request<
+    'a,
+    SetOrganizationMemberSsoRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for SetOrganizationMemberSsoRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Member>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "setOrganizationMemberSso",
             method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
@@ -602,82 +516,40 @@ impl<'a> SetOrganizationMemberSsoBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Member,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Member>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Member>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Member>(call).await
+        })
     }
 }
-/// A `listOrganizationMemberSpaces` request (`GET /v1/orgs/{organizationId}/members/{userId}/spaces`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationMemberSpaces` request, set through [`ListOrganizationMemberSpacesBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationMemberSpacesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationMemberSpacesRequest {
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::MemberOrder>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Order of the listing.
-    ///
-    /// The service assumes `"desc"` when it is not set.
-    pub fn order(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::MemberOrder>,
-    ) -> Self {
-        self.order = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationMemberSpaces` request (`GET /v1/orgs/{organizationId}/members/{userId}/spaces`): set optional values, then `.send()`.
+pub type ListOrganizationMemberSpacesBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationMemberSpacesRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationMemberSpacesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
             query.push(("order".into(), value.as_str().to_owned()));
@@ -688,7 +560,7 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationMemberSpaces",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -698,39 +570,42 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::MemberSpace>>(call)
-            .await
+}
+impl ListOrganizationMemberSpacesBuilder<'_> {
+    /// Order of the listing.
+    ///
+    /// The service assumes `"desc"` when it is not set.
+    pub fn order(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::MemberOrder>,
+    ) -> Self {
+        self.params.order = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
-            >(call)
-            .await
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -743,56 +618,36 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::MemberSpace>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::MemberSpace>(self.call(), &PAGING)
     }
 }
-/// A `listOrganizationMemberTeams` request (`GET /v1/orgs/{organizationId}/members/{userId}/teams`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationMemberTeams` request, set through [`ListOrganizationMemberTeamsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationMemberTeamsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationMemberTeamsRequest {
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
     title: ::core::option::Option<::std::string::String>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only teams whose name contains the value (case-insensitive).
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.title = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationMemberTeams` request (`GET /v1/orgs/{organizationId}/members/{userId}/teams`): set optional values, then `.send()`.
+pub type ListOrganizationMemberTeamsBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationMemberTeamsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationMemberTeamsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.title {
             query.push(("title".into(), value.clone()));
@@ -803,7 +658,7 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationMemberTeams",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -813,39 +668,40 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::MemberTeam>>(call)
-            .await
+}
+impl ListOrganizationMemberTeamsBuilder<'_> {
+    /// Only teams whose name contains the value (case-insensitive).
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.title = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
-            >(call)
-            .await
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -858,6 +714,6 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::MemberTeam>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::MemberTeam>(self.call(), &PAGING)
     }
 }

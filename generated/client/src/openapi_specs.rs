@@ -16,13 +16,14 @@ impl<'a> OpenapiSpecsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationOpenApiSpecsBuilder<'a> {
-        ListOrganizationOpenApiSpecsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationOpenApiSpecsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Create an OpenAPI spec in an organization.
     ///
@@ -36,12 +37,13 @@ impl<'a> OpenapiSpecsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         body: ::docs_api_types::CreateOpenApiSpecBody,
     ) -> CreateOrganizationOpenApiSpecBuilder<'a> {
-        CreateOrganizationOpenApiSpecBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            body,
-        }
+        crate::Request::new(
+            self.core,
+            CreateOrganizationOpenApiSpecRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                body,
+            },
+        )
     }
     /// Get an OpenAPI spec by its slug.
     ///
@@ -53,12 +55,13 @@ impl<'a> OpenapiSpecsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         spec_slug: impl ::core::convert::Into<::std::string::String>,
     ) -> GetOpenApiSpecBuilder<'a> {
-        GetOpenApiSpecBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            spec_slug: ::core::convert::Into::into(spec_slug),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetOpenApiSpecRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                spec_slug: ::core::convert::Into::into(spec_slug),
+            },
+        )
     }
     /// Create an OpenAPI spec with this slug, or update the source of the existing one.
     ///
@@ -73,15 +76,16 @@ impl<'a> OpenapiSpecsClient<'a> {
         spec_slug: impl ::core::convert::Into<::std::string::String>,
         source: impl ::core::convert::Into<::docs_api_types::OpenApiSpecSource>,
     ) -> CreateOrUpdateOpenApiSpecBuilder<'a> {
-        CreateOrUpdateOpenApiSpecBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            spec_slug: ::core::convert::Into::into(spec_slug),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::PutOpenApiSpecBody {
-                source: ::core::convert::Into::into(source),
+        crate::Request::new(
+            self.core,
+            CreateOrUpdateOpenApiSpecRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                spec_slug: ::core::convert::Into::into(spec_slug),
+                body: ::docs_api_types::PutOpenApiSpecBody {
+                    source: ::core::convert::Into::into(source),
+                },
             },
-        }
+        )
     }
     /// Delete an OpenAPI spec.
     ///
@@ -95,12 +99,13 @@ impl<'a> OpenapiSpecsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         spec_slug: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteOpenApiSpecBuilder<'a> {
-        DeleteOpenApiSpecBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            spec_slug: ::core::convert::Into::into(spec_slug),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteOpenApiSpecRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                spec_slug: ::core::convert::Into::into(spec_slug),
+            },
+        )
     }
     /// Change the visibility of an OpenAPI spec.
     ///
@@ -113,54 +118,43 @@ impl<'a> OpenapiSpecsClient<'a> {
         spec_slug: impl ::core::convert::Into<::std::string::String>,
         visibility: impl ::core::convert::Into<::docs_api_types::OpenApiSpecVisibility>,
     ) -> UpdateOpenApiSpecBuilder<'a> {
-        UpdateOpenApiSpecBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            spec_slug: ::core::convert::Into::into(spec_slug),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateOpenApiSpecBody {
-                visibility: ::core::convert::Into::into(visibility),
+        crate::Request::new(
+            self.core,
+            UpdateOpenApiSpecRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                spec_slug: ::core::convert::Into::into(spec_slug),
+                body: ::docs_api_types::UpdateOpenApiSpecBody {
+                    visibility: ::core::convert::Into::into(visibility),
+                },
             },
-        }
+        )
     }
 }
-/// A `listOrganizationOpenApiSpecs` request (`GET /v1/orgs/{organizationId}/openapi`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationOpenApiSpecs` request, set through [`ListOrganizationOpenApiSpecsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationOpenApiSpecsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationOpenApiSpecsRequest {
     organization_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationOpenApiSpecs` request (`GET /v1/orgs/{organizationId}/openapi`): set optional values, then `.send()`.
+pub type ListOrganizationOpenApiSpecsBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationOpenApiSpecsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationOpenApiSpecsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -168,7 +162,7 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationOpenApiSpecs",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -177,39 +171,30 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::OpenApiSpec>>(call)
-            .await
+}
+impl ListOrganizationOpenApiSpecsBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
-            >(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -222,37 +207,32 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::OpenApiSpec>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::OpenApiSpec>(self.call(), &PAGING)
     }
 }
-/// A `createOrganizationOpenApiSpec` request (`POST /v1/orgs/{organizationId}/openapi`): set optional values, then `.send()`.
+/// The parameters of a `createOrganizationOpenApiSpec` request, set through [`CreateOrganizationOpenApiSpecBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateOrganizationOpenApiSpecBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateOrganizationOpenApiSpecRequest {
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateOpenApiSpecBody,
 }
-impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createOrganizationOpenApiSpec` request (`POST /v1/orgs/{organizationId}/openapi`): set optional values, then `.send()`.
+pub type CreateOrganizationOpenApiSpecBuilder<'a> = crate::Request<
+    'a,
+    CreateOrganizationOpenApiSpecRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for CreateOrganizationOpenApiSpecRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::OpenApiSpec>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationOpenApiSpec",
@@ -263,56 +243,33 @@ impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::OpenApiSpec,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::OpenApiSpec>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::OpenApiSpec>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::OpenApiSpec>(call).await
-    }
 }
-/// A `getOpenApiSpec` request (`GET /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
+/// The parameters of a `getOpenApiSpec` request, set through [`GetOpenApiSpecBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetOpenApiSpecBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetOpenApiSpecRequest {
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
 }
-impl<'a> GetOpenApiSpecBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getOpenApiSpec` request (`GET /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
+pub type GetOpenApiSpecBuilder<'a> = crate::Request<'a, GetOpenApiSpecRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetOpenApiSpecRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::OpenApiSpec>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getOpenApiSpec",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -322,67 +279,36 @@ impl<'a> GetOpenApiSpecBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::OpenApiSpec,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::OpenApiSpec>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::OpenApiSpec>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::OpenApiSpec>(call).await
+        })
     }
 }
-/// A `createOrUpdateOpenApiSpec` request (`PUT /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
+/// The parameters of a `createOrUpdateOpenApiSpec` request, set through [`CreateOrUpdateOpenApiSpecBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateOrUpdateOpenApiSpecBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateOrUpdateOpenApiSpecRequest {
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
     body: ::docs_api_types::PutOpenApiSpecBody,
 }
-impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::PutOpenApiSpecBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createOrUpdateOpenApiSpec` request (`PUT /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
+pub type CreateOrUpdateOpenApiSpecBuilder<'a> = crate::Request<
+    'a,
+    CreateOrUpdateOpenApiSpecRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for CreateOrUpdateOpenApiSpecRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::OpenApiSpec>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrUpdateOpenApiSpec",
@@ -394,56 +320,40 @@ impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::OpenApiSpec,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::OpenApiSpec>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::OpenApiSpec>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::OpenApiSpec>(call).await
+}
+impl CreateOrUpdateOpenApiSpecBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::PutOpenApiSpecBody) -> Self {
+        self.params.body = body;
+        self
     }
 }
-/// A `deleteOpenApiSpec` request (`DELETE /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
+/// The parameters of a `deleteOpenApiSpec` request, set through [`DeleteOpenApiSpecBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteOpenApiSpecBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteOpenApiSpecRequest {
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
 }
-impl<'a> DeleteOpenApiSpecBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteOpenApiSpec` request (`DELETE /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
+pub type DeleteOpenApiSpecBuilder<'a> = crate::Request<'a, DeleteOpenApiSpecRequest>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteOpenApiSpecRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteOpenApiSpec",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -453,64 +363,33 @@ impl<'a> DeleteOpenApiSpecBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `updateOpenApiSpec` request (`PATCH /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
+/// The parameters of a `updateOpenApiSpec` request, set through [`UpdateOpenApiSpecBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateOpenApiSpecBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateOpenApiSpecRequest {
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
     body: ::docs_api_types::UpdateOpenApiSpecBody,
 }
-impl<'a> UpdateOpenApiSpecBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateOpenApiSpecBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateOpenApiSpec` request (`PATCH /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
+pub type UpdateOpenApiSpecBuilder<'a> = crate::Request<'a, UpdateOpenApiSpecRequest>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateOpenApiSpecRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::OpenApiSpec>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOpenApiSpec",
@@ -522,30 +401,17 @@ impl<'a> UpdateOpenApiSpecBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::OpenApiSpec,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::OpenApiSpec>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::OpenApiSpec>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::OpenApiSpec>(call).await
+}
+impl UpdateOpenApiSpecBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateOpenApiSpecBody) -> Self {
+        self.params.body = body;
+        self
     }
 }

@@ -19,12 +19,13 @@ impl<'a> OrganizationsClient<'a> {
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
     pub fn list(&self) -> ListOrganizationsBuilder<'a> {
-        ListOrganizationsBuilder {
-            core: self.core,
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationsRequest {
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get an organization.
     ///
@@ -50,11 +51,12 @@ impl<'a> OrganizationsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetOrganizationBuilder<'a> {
-        GetOrganizationBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetOrganizationRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+            },
+        )
     }
     /// Update an organization.
     ///
@@ -92,23 +94,24 @@ impl<'a> OrganizationsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateOrganizationBuilder<'a> {
-        UpdateOrganizationBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateOrganizationBody {
-                title: ::core::option::Option::None,
-                email_domains: ::core::option::Option::None,
-                hostname: ::core::option::Option::None,
-                default_role: ::apigen_runtime::Patch::Absent,
-                default_content: ::core::option::Option::None,
-                logo: ::core::option::Option::None,
-                sso: ::core::option::Option::None,
-                ai: ::core::option::Option::None,
-                invite_links: ::core::option::Option::None,
-                merge_rules: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            UpdateOrganizationRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                body: ::docs_api_types::UpdateOrganizationBody {
+                    title: ::core::option::Option::None,
+                    email_domains: ::core::option::Option::None,
+                    hostname: ::core::option::Option::None,
+                    default_role: ::apigen_runtime::Patch::Absent,
+                    default_content: ::core::option::Option::None,
+                    logo: ::core::option::Option::None,
+                    sso: ::core::option::Option::None,
+                    ai: ::core::option::Option::None,
+                    invite_links: ::core::option::Option::None,
+                    merge_rules: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Delete an invite link of an organization.
     ///
@@ -128,12 +131,13 @@ impl<'a> OrganizationsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         invite_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteOrganizationInviteLinkBuilder<'a> {
-        DeleteOrganizationInviteLinkBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            invite_id: ::core::convert::Into::into(invite_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteOrganizationInviteLinkRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                invite_id: ::core::convert::Into::into(invite_id),
+            },
+        )
     }
     /// Join an organization as the calling user.
     ///
@@ -162,11 +166,12 @@ impl<'a> OrganizationsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> JoinOrganizationBuilder<'a> {
-        JoinOrganizationBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            JoinOrganizationRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+            },
+        )
     }
     /// Search the content of an organization.
     ///
@@ -186,14 +191,15 @@ impl<'a> OrganizationsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         query: impl ::core::convert::Into<::std::string::String>,
     ) -> SearchOrganizationContentBuilder<'a> {
-        SearchOrganizationContentBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            query: ::core::convert::Into::into(query),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            SearchOrganizationContentRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                query: ::core::convert::Into::into(query),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Get the agent instructions of an organization.
     ///
@@ -210,11 +216,12 @@ impl<'a> OrganizationsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetOrganizationAgentInstructionsBuilder<'a> {
-        GetOrganizationAgentInstructionsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetOrganizationAgentInstructionsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+            },
+        )
     }
     /// Replace the agent instructions of an organization.
     ///
@@ -245,14 +252,15 @@ impl<'a> OrganizationsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         instructions: impl ::core::convert::Into<::docs_api_types::Document>,
     ) -> UpdateOrganizationAgentInstructionsBuilder<'a> {
-        UpdateOrganizationAgentInstructionsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody {
-                instructions: ::core::convert::Into::into(instructions),
+        crate::Request::new(
+            self.core,
+            UpdateOrganizationAgentInstructionsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody {
+                    instructions: ::core::convert::Into::into(instructions),
+                },
             },
-        }
+        )
     }
     /// List the organizations that users of an email domain may join.
     ///
@@ -271,49 +279,34 @@ impl<'a> OrganizationsClient<'a> {
         &self,
         email_domain: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationsByEmailDomainBuilder<'a> {
-        ListOrganizationsByEmailDomainBuilder {
-            core: self.core,
-            email_domain: ::core::convert::Into::into(email_domain),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationsByEmailDomainRequest {
+                email_domain: ::core::convert::Into::into(email_domain),
+            },
+        )
     }
 }
-/// A `listOrganizations` request (`GET /v1/orgs`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizations` request, set through [`ListOrganizationsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationsRequest {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizations` request (`GET /v1/orgs`): set optional values, then `.send()`.
+pub type ListOrganizationsBuilder<'a> = crate::Request<'a, ListOrganizationsRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ListOrganizationsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Organization>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -321,45 +314,36 @@ impl<'a> ListOrganizationsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizations",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/orgs"),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Organization>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::Organization>>(call)
-            .await
+}
+impl ListOrganizationsBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Organization>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::Organization>,
-            >(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -372,31 +356,28 @@ impl<'a> ListOrganizationsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Organization>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Organization>(self.call(), &PAGING)
     }
 }
-/// A `getOrganization` request (`GET /v1/orgs/{organizationId}`): set optional values, then `.send()`.
+/// The parameters of a `getOrganization` request, set through [`GetOrganizationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetOrganizationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetOrganizationRequest {
     organization_id: ::std::string::String,
 }
-impl<'a> GetOrganizationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getOrganization` request (`GET /v1/orgs/{organizationId}`): set optional values, then `.send()`.
+pub type GetOrganizationBuilder<'a> = crate::Request<'a, GetOrganizationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetOrganizationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Organization>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getOrganization",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -405,55 +386,75 @@ impl<'a> GetOrganizationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Organization,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Organization>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Organization>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Organization>(call).await
+        })
     }
 }
-/// A `updateOrganization` request (`PATCH /v1/orgs/{organizationId}`): set optional values, then `.send()`.
+/// The parameters of a `updateOrganization` request, set through [`UpdateOrganizationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateOrganizationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateOrganizationRequest {
     organization_id: ::std::string::String,
     body: ::docs_api_types::UpdateOrganizationBody,
 }
-impl<'a> UpdateOrganizationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
+/// A `updateOrganization` request (`PATCH /v1/orgs/{organizationId}`): set optional values, then `.send()`.
+pub type UpdateOrganizationBuilder<'a> = crate::Request<'a, UpdateOrganizationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
+    fn call(
+        &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
+        let query = ::std::vec::Vec::new();
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            operation: "updateOrganization",
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
+            path: ::std::format!(
+                "/v1/orgs/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id)
+            ),
+            auth: &[&["bearerAuth"]],
+            errors: ::core::option::Option::None,
+            headers,
+            cookies: ::std::vec::Vec::new(),
+            query,
+            body,
+        })
     }
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateOrganizationRequest {
+    type Value = ::docs_api_types::UpdateOrganizationAnswer;
+    fn decode(
+        answer: &::apigen_runtime::codegen::client::Answer,
+    ) -> ::core::result::Result<
+        ::docs_api_types::UpdateOrganizationAnswer,
+        ::apigen_runtime::client::Error,
+    > {
+        ::core::result::Result::Ok(
+            match answer.status {
+                204u16 => ::docs_api_types::UpdateOrganizationAnswer::NoContent,
+                _ => {
+                    ::docs_api_types::UpdateOrganizationAnswer::Ok(
+                        ::apigen_runtime::codegen::client::variant::<
+                            ::docs_api_types::Organization,
+                        >(answer)?,
+                    )
+                }
+            },
+        )
+    }
+}
+impl UpdateOrganizationBuilder<'_> {
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateOrganizationBody) -> Self {
-        self.body = body;
+        self.params.body = body;
         self
     }
     /// New name of the organization.
@@ -461,7 +462,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.title = ::core::option::Option::Some(
+        self.params.body.title = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -473,7 +474,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.body.email_domains = ::core::option::Option::Some(
+        self.params.body.email_domains = ::core::option::Option::Some(
             value.into_iter().map(::core::convert::Into::into).collect(),
         );
         self
@@ -483,7 +484,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.hostname = ::core::option::Option::Some(
+        self.params.body.hostname = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -493,14 +494,14 @@ impl<'a> UpdateOrganizationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::docs_api_types::Role>,
     ) -> Self {
-        self.body.default_role = ::apigen_runtime::Patch::Value(
+        self.params.body.default_role = ::apigen_runtime::Patch::Value(
             ::core::convert::Into::into(value),
         );
         self
     }
     ///Sends `defaultRole` as `null` (removes the value).
     pub fn clear_default_role(mut self) -> Self {
-        self.body.default_role = ::apigen_runtime::Patch::Null;
+        self.params.body.default_role = ::apigen_runtime::Patch::Null;
         self
     }
     /// New default content.
@@ -508,7 +509,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::docs_api_types::OrganizationDefaultContent>,
     ) -> Self {
-        self.body.default_content = ::core::option::Option::Some(
+        self.params.body.default_content = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -518,24 +519,24 @@ impl<'a> UpdateOrganizationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.logo = ::core::option::Option::Some(
+        self.params.body.logo = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
     }
     /// True enforces SSO organization-wide.
     pub fn sso(mut self, value: bool) -> Self {
-        self.body.sso = ::core::option::Option::Some(value);
+        self.params.body.sso = ::core::option::Option::Some(value);
         self
     }
     /// True enables all AI features.
     pub fn ai(mut self, value: bool) -> Self {
-        self.body.ai = ::core::option::Option::Some(value);
+        self.params.body.ai = ::core::option::Option::Some(value);
         self
     }
     /// True enables invite links.
     pub fn invite_links(mut self, value: bool) -> Self {
-        self.body.invite_links = ::core::option::Option::Some(value);
+        self.params.body.invite_links = ::core::option::Option::Some(value);
         self
     }
     /// New merge rules of the organization.
@@ -543,105 +544,36 @@ impl<'a> UpdateOrganizationBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::docs_api_types::OrganizationMergeRules>,
     ) -> Self {
-        self.body.merge_rules = ::core::option::Option::Some(
+        self.params.body.merge_rules = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+}
+/// The parameters of a `deleteOrganizationInviteLink` request, set through [`DeleteOrganizationInviteLinkBuilder`].
+#[derive(Debug, Clone)]
+pub struct DeleteOrganizationInviteLinkRequest {
+    organization_id: ::std::string::String,
+    invite_id: ::std::string::String,
+}
+/// A `deleteOrganizationInviteLink` request (`DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}`): set optional values, then `.send()`.
+pub type DeleteOrganizationInviteLinkBuilder<'a> = crate::Request<
+    'a,
+    DeleteOrganizationInviteLinkRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for DeleteOrganizationInviteLinkRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
         &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateOrganization",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
-            path: ::std::format!(
-                "/v1/orgs/{}", ::apigen_runtime::codegen::client::segment(& self
-                .organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body,
-        })
-    }
-    fn decode_answer(
-        answer: &::apigen_runtime::codegen::client::Answer,
-    ) -> ::core::result::Result<
-        ::docs_api_types::UpdateOrganizationAnswer,
-        ::apigen_runtime::client::Error,
-    > {
-        ::core::result::Result::Ok(
-            match answer.status {
-                204u16 => ::docs_api_types::UpdateOrganizationAnswer::NoContent,
-                _ => {
-                    ::docs_api_types::UpdateOrganizationAnswer::Ok(
-                        ::apigen_runtime::codegen::client::decode_body::<
-                            ::docs_api_types::Organization,
-                        >(&answer.body)?,
-                    )
-                }
-            },
-        )
-    }
-    /// Sends the request and decodes the answer by its status (one variant per status).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::UpdateOrganizationAnswer,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        Self::decode_answer(&answer)
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::UpdateOrganizationAnswer>,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        let body = Self::decode_answer(&answer)?;
-        ::core::result::Result::Ok(::apigen_runtime::client::Response {
-            status: answer.status,
-            headers: answer.headers,
-            body,
-            not_understood: ::std::vec::Vec::new(),
-        })
-    }
-}
-/// A `deleteOrganizationInviteLink` request (`DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteOrganizationInviteLinkBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    organization_id: ::std::string::String,
-    invite_id: ::std::string::String,
-}
-impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
-        let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
             operation: "deleteOrganizationInviteLink",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -651,52 +583,32 @@ impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `joinOrganization` request (`POST /v1/orgs/{organizationId}/join`): set optional values, then `.send()`.
+/// The parameters of a `joinOrganization` request, set through [`JoinOrganizationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct JoinOrganizationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct JoinOrganizationRequest {
     organization_id: ::std::string::String,
 }
-impl<'a> JoinOrganizationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `joinOrganization` request (`POST /v1/orgs/{organizationId}/join`): set optional values, then `.send()`.
+pub type JoinOrganizationBuilder<'a> = crate::Request<'a, JoinOrganizationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for JoinOrganizationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "joinOrganization",
             method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
@@ -705,68 +617,38 @@ impl<'a> JoinOrganizationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `searchOrganizationContent` request (`GET /v1/orgs/{organizationId}/search`): set optional values, then `.send()`.
+/// The parameters of a `searchOrganizationContent` request, set through [`SearchOrganizationContentBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct SearchOrganizationContentBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct SearchOrganizationContentRequest {
     organization_id: ::std::string::String,
     query: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> SearchOrganizationContentBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `searchOrganizationContent` request (`GET /v1/orgs/{organizationId}/search`): set optional values, then `.send()`.
+pub type SearchOrganizationContentBuilder<'a> = crate::Request<
+    'a,
+    SearchOrganizationContentRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for SearchOrganizationContentRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec![("query".into(), self.query.clone())];
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -774,7 +656,7 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "searchOrganizationContent",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -783,41 +665,30 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<
-                ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
-            >(call)
-            .await
+}
+impl SearchOrganizationContentBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
-            >(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -831,31 +702,36 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
             },
         };
         self.core
-            .stream::<::docs_api_types::OrganizationSearchResult>(self.call(), &PAGING)
+            .try_stream::<
+                ::docs_api_types::OrganizationSearchResult,
+            >(self.call(), &PAGING)
     }
 }
-/// A `getOrganizationAgentInstructions` request (`GET /v1/orgs/{organizationId}/agent-instructions`): set optional values, then `.send()`.
+/// The parameters of a `getOrganizationAgentInstructions` request, set through [`GetOrganizationAgentInstructionsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetOrganizationAgentInstructionsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetOrganizationAgentInstructionsRequest {
     organization_id: ::std::string::String,
 }
-impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getOrganizationAgentInstructions` request (`GET /v1/orgs/{organizationId}/agent-instructions`): set optional values, then `.send()`.
+pub type GetOrganizationAgentInstructionsBuilder<'a> = crate::Request<
+    'a,
+    GetOrganizationAgentInstructionsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for GetOrganizationAgentInstructionsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::OrganizationAgentInstructions,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getOrganizationAgentInstructions",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -864,73 +740,36 @@ impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::OrganizationAgentInstructions,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::OrganizationAgentInstructions>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::docs_api_types::OrganizationAgentInstructions,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::docs_api_types::OrganizationAgentInstructions>(call)
-            .await
+        })
     }
 }
-/// A `updateOrganizationAgentInstructions` request (`PUT /v1/orgs/{organizationId}/agent-instructions`): set optional values, then `.send()`.
+/// The parameters of a `updateOrganizationAgentInstructions` request, set through [`UpdateOrganizationAgentInstructionsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateOrganizationAgentInstructionsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateOrganizationAgentInstructionsRequest {
     organization_id: ::std::string::String,
     body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody,
 }
-impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(
-        mut self,
-        body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody,
-    ) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateOrganizationAgentInstructions` request (`PUT /v1/orgs/{organizationId}/agent-instructions`): set optional values, then `.send()`.
+pub type UpdateOrganizationAgentInstructionsBuilder<'a> = crate::Request<
+    'a,
+    UpdateOrganizationAgentInstructionsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for UpdateOrganizationAgentInstructionsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganizationAgentInstructions",
@@ -941,13 +780,17 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    fn decode_answer(
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer
+for UpdateOrganizationAgentInstructionsRequest {
+    type Value = ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer;
+    fn decode(
         answer: &::apigen_runtime::codegen::client::Answer,
     ) -> ::core::result::Result<
         ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
@@ -960,65 +803,50 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
                 }
                 _ => {
                     ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer::Ok(
-                        ::apigen_runtime::codegen::client::decode_body::<
+                        ::apigen_runtime::codegen::client::variant::<
                             ::docs_api_types::OrganizationAgentInstructions,
-                        >(&answer.body)?,
+                        >(answer)?,
                     )
                 }
             },
         )
     }
-    /// Sends the request and decodes the answer by its status (one variant per status).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        Self::decode_answer(&answer)
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        let body = Self::decode_answer(&answer)?;
-        ::core::result::Result::Ok(::apigen_runtime::client::Response {
-            status: answer.status,
-            headers: answer.headers,
-            body,
-            not_understood: ::std::vec::Vec::new(),
-        })
-    }
 }
-/// A `listOrganizationsByEmailDomain` request (`GET /v1/email-domains/{emailDomain}/orgs`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationsByEmailDomainBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    email_domain: ::std::string::String,
-}
-impl<'a> ListOrganizationsByEmailDomainBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
+impl UpdateOrganizationAgentInstructionsBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
+        body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody,
     ) -> Self {
-        self.headers.push((name.into(), value.into()));
+        self.params.body = body;
         self
     }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+}
+/// The parameters of a `listOrganizationsByEmailDomain` request, set through [`ListOrganizationsByEmailDomainBuilder`].
+#[derive(Debug, Clone)]
+pub struct ListOrganizationsByEmailDomainRequest {
+    email_domain: ::std::string::String,
+}
+/// A `listOrganizationsByEmailDomain` request (`GET /v1/email-domains/{emailDomain}/orgs`): set optional values, then `.send()`.
+pub type ListOrganizationsByEmailDomainBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationsByEmailDomainRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationsByEmailDomainRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::EmailDomainOrganizations,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationsByEmailDomain",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1027,32 +855,10 @@ impl<'a> ListOrganizationsByEmailDomainBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::EmailDomainOrganizations,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::EmailDomainOrganizations>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::EmailDomainOrganizations>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::docs_api_types::EmailDomainOrganizations>(call)
-            .await
+        })
     }
 }

@@ -29,15 +29,16 @@ impl<'a> SiteStructureClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSiteSectionsBuilder<'a> {
-        ListSiteSectionsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-            share_key: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSiteSectionsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                share_key: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Create a section in a site.
     ///
@@ -58,17 +59,18 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateSiteSectionBuilder<'a> {
-        CreateSiteSectionBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateSiteSectionBody {
-                space_id: ::core::convert::Into::into(space_id),
-                title: ::apigen_runtime::Patch::Absent,
-                icon: ::apigen_runtime::Patch::Absent,
+        crate::Request::new(
+            self.core,
+            CreateSiteSectionRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                body: ::docs_api_types::CreateSiteSectionBody {
+                    space_id: ::core::convert::Into::into(space_id),
+                    title: ::apigen_runtime::Patch::Absent,
+                    icon: ::apigen_runtime::Patch::Absent,
+                },
             },
-        }
+        )
     }
     /// Delete a section of a site.
     ///
@@ -89,13 +91,14 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         site_section_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteSiteSectionBuilder<'a> {
-        DeleteSiteSectionBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_section_id: ::core::convert::Into::into(site_section_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteSiteSectionRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_section_id: ::core::convert::Into::into(site_section_id),
+            },
+        )
     }
     /// Update a section of a site.
     ///
@@ -116,21 +119,22 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         site_section_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateSiteSectionBuilder<'a> {
-        UpdateSiteSectionBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_section_id: ::core::convert::Into::into(site_section_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateSiteSectionBody {
-                title: ::core::option::Option::None,
-                path: ::core::option::Option::None,
-                default_site_space: ::core::option::Option::None,
-                condition: ::apigen_runtime::Patch::Absent,
-                icon: ::apigen_runtime::Patch::Absent,
-                description: ::apigen_runtime::Patch::Absent,
+        crate::Request::new(
+            self.core,
+            UpdateSiteSectionRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_section_id: ::core::convert::Into::into(site_section_id),
+                body: ::docs_api_types::UpdateSiteSectionBody {
+                    title: ::core::option::Option::None,
+                    path: ::core::option::Option::None,
+                    default_site_space: ::core::option::Option::None,
+                    condition: ::apigen_runtime::Patch::Absent,
+                    icon: ::apigen_runtime::Patch::Absent,
+                    description: ::apigen_runtime::Patch::Absent,
+                },
             },
-        }
+        )
     }
     /// Move a section of a site to another position among its siblings.
     ///
@@ -157,16 +161,17 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         site_section_id: impl ::core::convert::Into<::std::string::String>,
     ) -> MoveSiteSectionBuilder<'a> {
-        MoveSiteSectionBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_section_id: ::core::convert::Into::into(site_section_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::MoveSiteSectionBody {
-                position: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            MoveSiteSectionRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_section_id: ::core::convert::Into::into(site_section_id),
+                body: ::docs_api_types::MoveSiteSectionBody {
+                    position: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// List the site spaces of a site.
     ///
@@ -186,16 +191,17 @@ impl<'a> SiteStructureClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSiteSpacesBuilder<'a> {
-        ListSiteSpacesBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-            share_key: ::core::option::Option::None,
-            default: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSiteSpacesRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                share_key: ::core::option::Option::None,
+                default: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Add a space to a site as a site space.
     ///
@@ -214,16 +220,17 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateSiteSpaceBuilder<'a> {
-        CreateSiteSpaceBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateSiteSpaceBody {
-                space_id: ::core::convert::Into::into(space_id),
-                section_id: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            CreateSiteSpaceRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                body: ::docs_api_types::CreateSiteSpaceBody {
+                    space_id: ::core::convert::Into::into(space_id),
+                    section_id: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Remove a site space from a site.
     ///
@@ -244,13 +251,14 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         site_space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteSiteSpaceBuilder<'a> {
-        DeleteSiteSpaceBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_space_id: ::core::convert::Into::into(site_space_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteSiteSpaceRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_space_id: ::core::convert::Into::into(site_space_id),
+            },
+        )
     }
     /// Update a site space.
     ///
@@ -271,18 +279,19 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         site_space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateSiteSpaceBuilder<'a> {
-        UpdateSiteSpaceBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_space_id: ::core::convert::Into::into(site_space_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateSiteSpaceBody {
-                path: ::core::option::Option::None,
-                condition: ::apigen_runtime::Patch::Absent,
-                space_id: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            UpdateSiteSpaceRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_space_id: ::core::convert::Into::into(site_space_id),
+                body: ::docs_api_types::UpdateSiteSpaceBody {
+                    path: ::core::option::Option::None,
+                    condition: ::apigen_runtime::Patch::Absent,
+                    space_id: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Move a site space to another position among its siblings.
     ///
@@ -309,16 +318,17 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         site_space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> MoveSiteSpaceBuilder<'a> {
-        MoveSiteSpaceBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_space_id: ::core::convert::Into::into(site_space_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::MoveSiteSpaceBody {
-                position: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            MoveSiteSpaceRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_space_id: ::core::convert::Into::into(site_space_id),
+                body: ::docs_api_types::MoveSiteSpaceBody {
+                    position: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// List the section groups of a site.
     ///
@@ -336,14 +346,15 @@ impl<'a> SiteStructureClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSiteSectionGroupsBuilder<'a> {
-        ListSiteSectionGroupsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSiteSectionGroupsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Create a section group in a site.
     ///
@@ -362,18 +373,19 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         title: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateSiteSectionGroupBuilder<'a> {
-        CreateSiteSectionGroupBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateSiteSectionGroupBody {
-                title: ::core::convert::Into::into(title),
-                icon: ::core::option::Option::None,
-                sections: ::core::option::Option::None,
-                parent: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            CreateSiteSectionGroupRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                body: ::docs_api_types::CreateSiteSectionGroupBody {
+                    title: ::core::convert::Into::into(title),
+                    icon: ::core::option::Option::None,
+                    sections: ::core::option::Option::None,
+                    parent: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Delete a section group of a site.
     ///
@@ -394,13 +406,14 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         site_section_group_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteSiteSectionGroupBuilder<'a> {
-        DeleteSiteSectionGroupBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_section_group_id: ::core::convert::Into::into(site_section_group_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteSiteSectionGroupRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_section_group_id: ::core::convert::Into::into(site_section_group_id),
+            },
+        )
     }
     /// Update a section group of a site.
     ///
@@ -421,17 +434,20 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         site_section_group_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateSiteSectionGroupBuilder<'a> {
-        UpdateSiteSectionGroupBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_section_group_id: ::core::convert::Into::into(site_section_group_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateSiteSectionGroupBody {
-                title: ::core::option::Option::None,
-                icon: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            UpdateSiteSectionGroupRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_section_group_id: ::core::convert::Into::into(
+                    site_section_group_id,
+                ),
+                body: ::docs_api_types::UpdateSiteSectionGroupBody {
+                    title: ::core::option::Option::None,
+                    icon: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Add a section to a section group.
     ///
@@ -453,16 +469,19 @@ impl<'a> SiteStructureClient<'a> {
         site_section_group_id: impl ::core::convert::Into<::std::string::String>,
         section_id: impl ::core::convert::Into<::std::string::String>,
     ) -> AddSiteSectionGroupSectionBuilder<'a> {
-        AddSiteSectionGroupSectionBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_section_group_id: ::core::convert::Into::into(site_section_group_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::AddSiteSectionGroupSectionBody {
-                section_id: ::core::convert::Into::into(section_id),
+        crate::Request::new(
+            self.core,
+            AddSiteSectionGroupSectionRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_section_group_id: ::core::convert::Into::into(
+                    site_section_group_id,
+                ),
+                body: ::docs_api_types::AddSiteSectionGroupSectionBody {
+                    section_id: ::core::convert::Into::into(section_id),
+                },
             },
-        }
+        )
     }
     /// Remove a section from a section group.
     ///
@@ -484,14 +503,17 @@ impl<'a> SiteStructureClient<'a> {
         site_section_group_id: impl ::core::convert::Into<::std::string::String>,
         site_section_id: impl ::core::convert::Into<::std::string::String>,
     ) -> RemoveSiteSectionGroupSectionBuilder<'a> {
-        RemoveSiteSectionGroupSectionBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_section_group_id: ::core::convert::Into::into(site_section_group_id),
-            site_section_id: ::core::convert::Into::into(site_section_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            RemoveSiteSectionGroupSectionRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_section_group_id: ::core::convert::Into::into(
+                    site_section_group_id,
+                ),
+                site_section_id: ::core::convert::Into::into(site_section_id),
+            },
+        )
     }
     /// Move a section group to another position.
     ///
@@ -520,33 +542,33 @@ impl<'a> SiteStructureClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         site_section_group_id: impl ::core::convert::Into<::std::string::String>,
     ) -> MoveSiteSectionGroupBuilder<'a> {
-        MoveSiteSectionGroupBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            site_section_group_id: ::core::convert::Into::into(site_section_group_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::MoveSiteSectionGroupBody {
-                position: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            MoveSiteSectionGroupRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                site_section_group_id: ::core::convert::Into::into(
+                    site_section_group_id,
+                ),
+                body: ::docs_api_types::MoveSiteSectionGroupBody {
+                    position: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
 }
-/// A `listSiteSections` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/sections`): set optional values, then `.send()`.
+/// The parameters of a `listSiteSections` request, set through [`ListSiteSectionsBuilder`].
 #[derive(Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSiteSectionsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSiteSectionsRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     share_key: ::core::option::Option<::std::string::String>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl ::core::fmt::Debug for ListSiteSectionsBuilder<'_> {
+impl ::core::fmt::Debug for ListSiteSectionsRequest {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ListSiteSectionsBuilder")
+        f.debug_struct("ListSiteSectionsRequest")
             .field("organization_id", &self.organization_id)
             .field("site_id", &self.site_id)
             .field(
@@ -558,43 +580,20 @@ impl ::core::fmt::Debug for ListSiteSectionsBuilder<'_> {
             .finish_non_exhaustive()
     }
 }
-impl<'a> ListSiteSectionsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
-    pub fn share_key(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.share_key = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSiteSections` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/sections`): set optional values, then `.send()`.
+pub type ListSiteSectionsBuilder<'a> = crate::Request<'a, ListSiteSectionsRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ListSiteSectionsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.share_key {
             query.push(("shareKey".into(), value.clone()));
@@ -605,7 +604,7 @@ impl<'a> ListSiteSectionsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSiteSections",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -615,39 +614,40 @@ impl<'a> ListSiteSectionsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>>(call)
-            .await
+}
+impl ListSiteSectionsBuilder<'_> {
+    /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
+    pub fn share_key(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.share_key = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
-            >(call)
-            .await
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -660,73 +660,30 @@ impl<'a> ListSiteSectionsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::SiteSectionOrGroup>(self.call(), &PAGING)
+        self.core
+            .try_stream::<::docs_api_types::SiteSectionOrGroup>(self.call(), &PAGING)
     }
 }
-/// A `createSiteSection` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/sections`): set optional values, then `.send()`.
+/// The parameters of a `createSiteSection` request, set through [`CreateSiteSectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateSiteSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateSiteSectionRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     body: ::docs_api_types::CreateSiteSectionBody,
 }
-impl<'a> CreateSiteSectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateSiteSectionBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Title of the section (2 to 128 characters), or null.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `title` as `null` (removes the value).
-    pub fn clear_title(mut self) -> Self {
-        self.body.title = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// Name of the icon of the section (at most 50 characters), or null.
-    pub fn icon(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.icon = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `icon` as `null` (removes the value).
-    pub fn clear_icon(mut self) -> Self {
-        self.body.icon = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createSiteSection` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/sections`): set optional values, then `.send()`.
+pub type CreateSiteSectionBuilder<'a> = crate::Request<'a, CreateSiteSectionRequest>;
+impl ::apigen_runtime::codegen::client::Operation for CreateSiteSectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SiteSection>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSiteSection",
@@ -738,57 +695,71 @@ impl<'a> CreateSiteSectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteSection,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteSection>(call).await
+}
+impl CreateSiteSectionBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::CreateSiteSectionBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteSection>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteSection>(call).await
+    /// Title of the section (2 to 128 characters), or null.
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.title = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `title` as `null` (removes the value).
+    pub fn clear_title(mut self) -> Self {
+        self.params.body.title = ::apigen_runtime::Patch::Null;
+        self
+    }
+    /// Name of the icon of the section (at most 50 characters), or null.
+    pub fn icon(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.icon = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `icon` as `null` (removes the value).
+    pub fn clear_icon(mut self) -> Self {
+        self.params.body.icon = ::apigen_runtime::Patch::Null;
+        self
     }
 }
-/// A `deleteSiteSection` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteSiteSection` request, set through [`DeleteSiteSectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteSiteSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteSiteSectionRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_id: ::std::string::String,
 }
-impl<'a> DeleteSiteSectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteSiteSection` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}`): set optional values, then `.send()`.
+pub type DeleteSiteSectionBuilder<'a> = crate::Request<'a, DeleteSiteSectionRequest>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteSiteSectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteSiteSection",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -799,140 +770,34 @@ impl<'a> DeleteSiteSectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `updateSiteSection` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}`): set optional values, then `.send()`.
+/// The parameters of a `updateSiteSection` request, set through [`UpdateSiteSectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateSiteSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateSiteSectionRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_id: ::std::string::String,
     body: ::docs_api_types::UpdateSiteSectionBody,
 }
-impl<'a> UpdateSiteSectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSiteSectionBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// New title.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New path.
-    pub fn path(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.path = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Id of the site space to make the default of the section.
-    pub fn default_site_space(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.default_site_space = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New visibility condition; null removes it; absent leaves it unchanged.
-    pub fn condition(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.condition = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `condition` as `null` (removes the value).
-    pub fn clear_condition(mut self) -> Self {
-        self.body.condition = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// New icon name; null removes it; absent leaves it unchanged.
-    pub fn icon(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.icon = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `icon` as `null` (removes the value).
-    pub fn clear_icon(mut self) -> Self {
-        self.body.icon = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// New description; null removes it; absent leaves it unchanged.
-    pub fn description(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.description = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `description` as `null` (removes the value).
-    pub fn clear_description(mut self) -> Self {
-        self.body.description = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateSiteSection` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}`): set optional values, then `.send()`.
+pub type UpdateSiteSectionBuilder<'a> = crate::Request<'a, UpdateSiteSectionRequest>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SiteSection>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteSection",
@@ -945,78 +810,116 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteSection,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteSection>(call).await
+}
+impl UpdateSiteSectionBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateSiteSectionBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteSection>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteSection>(call).await
+    /// New title.
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.title = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New path.
+    pub fn path(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.path = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Id of the site space to make the default of the section.
+    pub fn default_site_space(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.default_site_space = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New visibility condition; null removes it; absent leaves it unchanged.
+    pub fn condition(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.condition = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `condition` as `null` (removes the value).
+    pub fn clear_condition(mut self) -> Self {
+        self.params.body.condition = ::apigen_runtime::Patch::Null;
+        self
+    }
+    /// New icon name; null removes it; absent leaves it unchanged.
+    pub fn icon(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.icon = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `icon` as `null` (removes the value).
+    pub fn clear_icon(mut self) -> Self {
+        self.params.body.icon = ::apigen_runtime::Patch::Null;
+        self
+    }
+    /// New description; null removes it; absent leaves it unchanged.
+    pub fn description(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.description = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `description` as `null` (removes the value).
+    pub fn clear_description(mut self) -> Self {
+        self.params.body.description = ::apigen_runtime::Patch::Null;
+        self
     }
 }
-/// A `moveSiteSection` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move`): set optional values, then `.send()`.
+/// The parameters of a `moveSiteSection` request, set through [`MoveSiteSectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct MoveSiteSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct MoveSiteSectionRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_id: ::std::string::String,
     body: ::docs_api_types::MoveSiteSectionBody,
 }
-impl<'a> MoveSiteSectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::MoveSiteSectionBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Where it lands among its siblings.
-    pub fn position(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SiteSectionPosition>,
-    ) -> Self {
-        self.body.position = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `moveSiteSection` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move`): set optional values, then `.send()`.
+pub type MoveSiteSectionBuilder<'a> = crate::Request<'a, MoveSiteSectionRequest>;
+impl ::apigen_runtime::codegen::client::Operation for MoveSiteSectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SiteSection>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSiteSection",
@@ -1029,39 +932,33 @@ impl<'a> MoveSiteSectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteSection,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteSection>(call).await
+}
+impl MoveSiteSectionBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::MoveSiteSectionBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteSection>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteSection>(call).await
+    /// Where it lands among its siblings.
+    pub fn position(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SiteSectionPosition>,
+    ) -> Self {
+        self.params.body.position = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `listSiteSpaces` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces`): set optional values, then `.send()`.
+/// The parameters of a `listSiteSpaces` request, set through [`ListSiteSpacesBuilder`].
 #[derive(Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSiteSpacesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSiteSpacesRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     share_key: ::core::option::Option<::std::string::String>,
@@ -1069,9 +966,9 @@ pub struct ListSiteSpacesBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl ::core::fmt::Debug for ListSiteSpacesBuilder<'_> {
+impl ::core::fmt::Debug for ListSiteSpacesRequest {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ListSiteSpacesBuilder")
+        f.debug_struct("ListSiteSpacesRequest")
             .field("organization_id", &self.organization_id)
             .field("site_id", &self.site_id)
             .field(
@@ -1084,48 +981,20 @@ impl ::core::fmt::Debug for ListSiteSpacesBuilder<'_> {
             .finish_non_exhaustive()
     }
 }
-impl<'a> ListSiteSpacesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
-    pub fn share_key(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.share_key = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// True lists only the default site space, false only the non-default ones; absent lists all.
-    pub fn default(mut self, value: bool) -> Self {
-        self.default = ::core::option::Option::Some(value);
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSiteSpaces` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces`): set optional values, then `.send()`.
+pub type ListSiteSpacesBuilder<'a> = crate::Request<'a, ListSiteSpacesRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ListSiteSpacesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.share_key {
             query.push(("shareKey".into(), value.clone()));
@@ -1139,7 +1008,7 @@ impl<'a> ListSiteSpacesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSiteSpaces",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1149,37 +1018,45 @@ impl<'a> ListSiteSpacesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::SiteSpace>>(call).await
+}
+impl ListSiteSpacesBuilder<'_> {
+    /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
+    pub fn share_key(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.share_key = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
-            >(call)
-            .await
+    /// True lists only the default site space, false only the non-default ones; absent lists all.
+    pub fn default(mut self, value: bool) -> Self {
+        self.params.default = ::core::option::Option::Some(value);
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSpace> {
@@ -1190,53 +1067,29 @@ impl<'a> ListSiteSpacesBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::SiteSpace>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::SiteSpace>(self.call(), &PAGING)
     }
 }
-/// A `createSiteSpace` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces`): set optional values, then `.send()`.
+/// The parameters of a `createSiteSpace` request, set through [`CreateSiteSpaceBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateSiteSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateSiteSpaceRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     body: ::docs_api_types::CreateSiteSpaceBody,
 }
-impl<'a> CreateSiteSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateSiteSpaceBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Id of the section to add it to; when absent, the default section, or the root when the site has no sections.
-    pub fn section_id(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.section_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createSiteSpace` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces`): set optional values, then `.send()`.
+pub type CreateSiteSpaceBuilder<'a> = crate::Request<'a, CreateSiteSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for CreateSiteSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SiteSpace>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSiteSpace",
@@ -1248,57 +1101,51 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteSpace,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteSpace>(call).await
+}
+impl CreateSiteSpaceBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::CreateSiteSpaceBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteSpace>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteSpace>(call).await
+    /// Id of the section to add it to; when absent, the default section, or the root when the site has no sections.
+    pub fn section_id(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.section_id = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `deleteSiteSpace` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteSiteSpace` request, set through [`DeleteSiteSpaceBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteSiteSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteSiteSpaceRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_space_id: ::std::string::String,
 }
-impl<'a> DeleteSiteSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteSiteSpace` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}`): set optional values, then `.send()`.
+pub type DeleteSiteSpaceBuilder<'a> = crate::Request<'a, DeleteSiteSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteSiteSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteSiteSpace",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -1309,100 +1156,34 @@ impl<'a> DeleteSiteSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `updateSiteSpace` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}`): set optional values, then `.send()`.
+/// The parameters of a `updateSiteSpace` request, set through [`UpdateSiteSpaceBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateSiteSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateSiteSpaceRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_space_id: ::std::string::String,
     body: ::docs_api_types::UpdateSiteSpaceBody,
 }
-impl<'a> UpdateSiteSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSiteSpaceBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// New path.
-    pub fn path(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.path = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New visibility condition; null removes it; absent leaves it unchanged.
-    pub fn condition(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.condition = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `condition` as `null` (removes the value).
-    pub fn clear_condition(mut self) -> Self {
-        self.body.condition = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// Id of the space whose content the site space points to; absent leaves it unchanged.
-    pub fn space_id(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.space_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateSiteSpace` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}`): set optional values, then `.send()`.
+pub type UpdateSiteSpaceBuilder<'a> = crate::Request<'a, UpdateSiteSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SiteSpace>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteSpace",
@@ -1415,78 +1196,76 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteSpace,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteSpace>(call).await
+}
+impl UpdateSiteSpaceBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateSiteSpaceBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteSpace>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteSpace>(call).await
+    /// New path.
+    pub fn path(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.path = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New visibility condition; null removes it; absent leaves it unchanged.
+    pub fn condition(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.condition = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `condition` as `null` (removes the value).
+    pub fn clear_condition(mut self) -> Self {
+        self.params.body.condition = ::apigen_runtime::Patch::Null;
+        self
+    }
+    /// Id of the space whose content the site space points to; absent leaves it unchanged.
+    pub fn space_id(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.space_id = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `moveSiteSpace` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move`): set optional values, then `.send()`.
+/// The parameters of a `moveSiteSpace` request, set through [`MoveSiteSpaceBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct MoveSiteSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct MoveSiteSpaceRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_space_id: ::std::string::String,
     body: ::docs_api_types::MoveSiteSpaceBody,
 }
-impl<'a> MoveSiteSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::MoveSiteSpaceBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Where it lands among its siblings.
-    pub fn position(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SiteSpacePosition>,
-    ) -> Self {
-        self.body.position = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `moveSiteSpace` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move`): set optional values, then `.send()`.
+pub type MoveSiteSpaceBuilder<'a> = crate::Request<'a, MoveSiteSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for MoveSiteSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SiteSpace>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSiteSpace",
@@ -1499,71 +1278,55 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteSpace,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteSpace>(call).await
+}
+impl MoveSiteSpaceBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::MoveSiteSpaceBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteSpace>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteSpace>(call).await
+    /// Where it lands among its siblings.
+    pub fn position(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SiteSpacePosition>,
+    ) -> Self {
+        self.params.body.position = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `listSiteSectionGroups` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups`): set optional values, then `.send()`.
+/// The parameters of a `listSiteSectionGroups` request, set through [`ListSiteSectionGroupsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSiteSectionGroupsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSiteSectionGroupsRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListSiteSectionGroupsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSiteSectionGroups` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups`): set optional values, then `.send()`.
+pub type ListSiteSectionGroupsBuilder<'a> = crate::Request<
+    'a,
+    ListSiteSectionGroupsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListSiteSectionGroupsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -1571,7 +1334,7 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSiteSectionGroups",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1581,39 +1344,30 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>>(call)
-            .await
+}
+impl ListSiteSectionGroupsBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
-            >(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1626,75 +1380,34 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::SiteSectionGroup>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::SiteSectionGroup>(self.call(), &PAGING)
     }
 }
-/// A `createSiteSectionGroup` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups`): set optional values, then `.send()`.
+/// The parameters of a `createSiteSectionGroup` request, set through [`CreateSiteSectionGroupBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateSiteSectionGroupBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateSiteSectionGroupRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     body: ::docs_api_types::CreateSiteSectionGroupBody,
 }
-impl<'a> CreateSiteSectionGroupBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateSiteSectionGroupBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Name of the icon of the group.
-    pub fn icon(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.icon = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Ids of the sections to put in the group.
-    pub fn sections(
-        mut self,
-        value: impl ::core::iter::IntoIterator<
-            Item = impl ::core::convert::Into<::std::string::String>,
-        >,
-    ) -> Self {
-        self.body.sections = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
-    }
-    /// Id of the parent group; absent creates it at the root.
-    pub fn parent(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.parent = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createSiteSectionGroup` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups`): set optional values, then `.send()`.
+pub type CreateSiteSectionGroupBuilder<'a> = crate::Request<
+    'a,
+    CreateSiteSectionGroupRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for CreateSiteSectionGroupRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::SiteSectionGroup,
+    >;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSiteSectionGroup",
@@ -1706,57 +1419,76 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteSectionGroup,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteSectionGroup>(call).await
+}
+impl CreateSiteSectionGroupBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::CreateSiteSectionGroupBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteSectionGroup>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteSectionGroup>(call).await
+    /// Name of the icon of the group.
+    pub fn icon(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.icon = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Ids of the sections to put in the group.
+    pub fn sections(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<::std::string::String>,
+        >,
+    ) -> Self {
+        self.params.body.sections = ::core::option::Option::Some(
+            value.into_iter().map(::core::convert::Into::into).collect(),
+        );
+        self
+    }
+    /// Id of the parent group; absent creates it at the root.
+    pub fn parent(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.parent = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `deleteSiteSectionGroup` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteSiteSectionGroup` request, set through [`DeleteSiteSectionGroupBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteSiteSectionGroupBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteSiteSectionGroupRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_group_id: ::std::string::String,
 }
-impl<'a> DeleteSiteSectionGroupBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteSiteSectionGroup` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}`): set optional values, then `.send()`.
+pub type DeleteSiteSectionGroupBuilder<'a> = crate::Request<
+    'a,
+    DeleteSiteSectionGroupRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteSiteSectionGroupRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteSiteSectionGroup",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -1767,85 +1499,39 @@ impl<'a> DeleteSiteSectionGroupBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `updateSiteSectionGroup` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}`): set optional values, then `.send()`.
+/// The parameters of a `updateSiteSectionGroup` request, set through [`UpdateSiteSectionGroupBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateSiteSectionGroupBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateSiteSectionGroupRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_group_id: ::std::string::String,
     body: ::docs_api_types::UpdateSiteSectionGroupBody,
 }
-impl<'a> UpdateSiteSectionGroupBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSiteSectionGroupBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// New title.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New icon name.
-    pub fn icon(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.icon = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateSiteSectionGroup` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}`): set optional values, then `.send()`.
+pub type UpdateSiteSectionGroupBuilder<'a> = crate::Request<
+    'a,
+    UpdateSiteSectionGroupRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSectionGroupRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::SiteSectionGroup,
+    >;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteSectionGroup",
@@ -1858,71 +1544,66 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteSectionGroup,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteSectionGroup>(call).await
+}
+impl UpdateSiteSectionGroupBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateSiteSectionGroupBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteSectionGroup>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteSectionGroup>(call).await
+    /// New title.
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.title = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New icon name.
+    pub fn icon(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.icon = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `addSiteSectionGroupSection` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections`): set optional values, then `.send()`.
+/// The parameters of a `addSiteSectionGroupSection` request, set through [`AddSiteSectionGroupSectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct AddSiteSectionGroupSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct AddSiteSectionGroupSectionRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_group_id: ::std::string::String,
     body: ::docs_api_types::AddSiteSectionGroupSectionBody,
 }
-impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(
-        mut self,
-        body: ::docs_api_types::AddSiteSectionGroupSectionBody,
-    ) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `addSiteSectionGroupSection` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections`): set optional values, then `.send()`.
+pub type AddSiteSectionGroupSectionBuilder<'a> = crate::Request<
+    'a,
+    AddSiteSectionGroupSectionRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for AddSiteSectionGroupSectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::SiteSectionGroup,
+    >;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "addSiteSectionGroupSection",
@@ -1935,58 +1616,49 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteSectionGroup,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteSectionGroup>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteSectionGroup>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteSectionGroup>(call).await
+}
+impl AddSiteSectionGroupSectionBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(
+        mut self,
+        body: ::docs_api_types::AddSiteSectionGroupSectionBody,
+    ) -> Self {
+        self.params.body = body;
+        self
     }
 }
-/// A `removeSiteSectionGroupSection` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}`): set optional values, then `.send()`.
+/// The parameters of a `removeSiteSectionGroupSection` request, set through [`RemoveSiteSectionGroupSectionBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct RemoveSiteSectionGroupSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct RemoveSiteSectionGroupSectionRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_group_id: ::std::string::String,
     site_section_id: ::std::string::String,
 }
-impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `removeSiteSectionGroupSection` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}`): set optional values, then `.send()`.
+pub type RemoveSiteSectionGroupSectionBuilder<'a> = crate::Request<
+    'a,
+    RemoveSiteSectionGroupSectionRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for RemoveSiteSectionGroupSectionRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "removeSiteSectionGroupSection",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -1998,75 +1670,39 @@ impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `moveSiteSectionGroup` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move`): set optional values, then `.send()`.
+/// The parameters of a `moveSiteSectionGroup` request, set through [`MoveSiteSectionGroupBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct MoveSiteSectionGroupBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct MoveSiteSectionGroupRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_group_id: ::std::string::String,
     body: ::docs_api_types::MoveSiteSectionGroupBody,
 }
-impl<'a> MoveSiteSectionGroupBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::MoveSiteSectionGroupBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Where it lands, relative to site sections.
-    pub fn position(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SiteSectionGroupPosition>,
-    ) -> Self {
-        self.body.position = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `moveSiteSectionGroup` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move`): set optional values, then `.send()`.
+pub type MoveSiteSectionGroupBuilder<'a> = crate::Request<
+    'a,
+    MoveSiteSectionGroupRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for MoveSiteSectionGroupRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::SiteSectionGroup,
+    >;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSiteSectionGroup",
@@ -2079,30 +1715,27 @@ impl<'a> MoveSiteSectionGroupBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteSectionGroup,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteSectionGroup>(call).await
+}
+impl MoveSiteSectionGroupBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::MoveSiteSectionGroupBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteSectionGroup>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteSectionGroup>(call).await
+    /// Where it lands, relative to site sections.
+    pub fn position(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SiteSectionGroupPosition>,
+    ) -> Self {
+        self.params.body.position = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }

@@ -26,16 +26,17 @@ impl<'a> SitesClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationSitesBuilder<'a> {
-        ListOrganizationSitesBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            space: ::core::option::Option::None,
-            title: ::core::option::Option::None,
-            published: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationSitesRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                space: ::core::option::Option::None,
+                title: ::core::option::Option::None,
+                published: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Create a site in an organization.
     ///
@@ -54,19 +55,20 @@ impl<'a> SitesClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateOrganizationSiteBuilder<'a> {
-        CreateOrganizationSiteBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateSiteBody {
-                type_: <::docs_api_types::SiteType as ::core::convert::From<
-                    &str,
-                >>::from("basic"),
-                title: ::core::option::Option::None,
-                visibility: ::core::option::Option::None,
-                spaces: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            CreateOrganizationSiteRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                body: ::docs_api_types::CreateSiteBody {
+                    type_: <::docs_api_types::SiteType as ::core::convert::From<
+                        &str,
+                    >>::from("basic"),
+                    title: ::core::option::Option::None,
+                    visibility: ::core::option::Option::None,
+                    spaces: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Get a site.
     ///
@@ -93,12 +95,13 @@ impl<'a> SitesClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetSiteBuilder<'a> {
-        GetSiteBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetSiteRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+            },
+        )
     }
     /// Delete a site.
     ///
@@ -118,12 +121,13 @@ impl<'a> SitesClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteSiteBuilder<'a> {
-        DeleteSiteBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteSiteRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+            },
+        )
     }
     /// Update a site.
     ///
@@ -143,22 +147,23 @@ impl<'a> SitesClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateSiteBuilder<'a> {
-        UpdateSiteBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateSiteBody {
-                title: ::core::option::Option::None,
-                visibility: ::core::option::Option::None,
-                basename: ::core::option::Option::None,
-                adaptive_content: ::core::option::Option::None,
-                agents_context: ::core::option::Option::None,
-                default_site_space: ::core::option::Option::None,
-                default_site_section: ::core::option::Option::None,
-                proxy: ::apigen_runtime::Patch::Absent,
+        crate::Request::new(
+            self.core,
+            UpdateSiteRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                body: ::docs_api_types::UpdateSiteBody {
+                    title: ::core::option::Option::None,
+                    visibility: ::core::option::Option::None,
+                    basename: ::core::option::Option::None,
+                    adaptive_content: ::core::option::Option::None,
+                    agents_context: ::core::option::Option::None,
+                    default_site_space: ::core::option::Option::None,
+                    default_site_section: ::core::option::Option::None,
+                    proxy: ::apigen_runtime::Patch::Absent,
+                },
             },
-        }
+        )
     }
     /// Get the adaptive schema (visitor attributes schema) of a site.
     ///
@@ -186,12 +191,13 @@ impl<'a> SitesClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetSiteAdaptiveSchemaBuilder<'a> {
-        GetSiteAdaptiveSchemaBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetSiteAdaptiveSchemaRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+            },
+        )
     }
     /// Set the adaptive schema (visitor attributes schema) of a site.
     ///
@@ -231,15 +237,16 @@ impl<'a> SitesClient<'a> {
         site_id: impl ::core::convert::Into<::std::string::String>,
         json_schema: ::apigen_runtime::serde_json::Value,
     ) -> UpdateSiteAdaptiveSchemaBuilder<'a> {
-        UpdateSiteAdaptiveSchemaBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody {
-                json_schema,
+        crate::Request::new(
+            self.core,
+            UpdateSiteAdaptiveSchemaRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody {
+                    json_schema,
+                },
             },
-        }
+        )
     }
     /// List the template conditions of a site's adaptive schema.
     ///
@@ -259,12 +266,13 @@ impl<'a> SitesClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSiteTemplateConditionsBuilder<'a> {
-        ListSiteTemplateConditionsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            ListSiteTemplateConditionsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+            },
+        )
     }
     /// Get the published profile of a site.
     ///
@@ -292,13 +300,14 @@ impl<'a> SitesClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetPublishedSiteBuilder<'a> {
-        GetPublishedSiteBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-            share_key: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetPublishedSiteRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+                share_key: ::core::option::Option::None,
+            },
+        )
     }
     /// Publish a site.
     ///
@@ -330,20 +339,18 @@ impl<'a> SitesClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
     ) -> PublishSiteBuilder<'a> {
-        PublishSiteBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            site_id: ::core::convert::Into::into(site_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            PublishSiteRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                site_id: ::core::convert::Into::into(site_id),
+            },
+        )
     }
 }
-/// A `listOrganizationSites` request (`GET /v1/orgs/{organizationId}/sites`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationSites` request, set through [`ListOrganizationSitesBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationSitesBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationSitesRequest {
     organization_id: ::std::string::String,
     space: ::core::option::Option<::std::string::String>,
     title: ::core::option::Option<::std::string::String>,
@@ -351,54 +358,23 @@ pub struct ListOrganizationSitesBuilder<'a> {
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationSitesBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only sites publishing the space with this id.
-    pub fn space(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.space = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only sites whose title matches this value.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.title = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// True lists only published sites, false only unpublished ones; absent lists all.
-    pub fn published(mut self, value: bool) -> Self {
-        self.published = ::core::option::Option::Some(value);
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationSites` request (`GET /v1/orgs/{organizationId}/sites`): set optional values, then `.send()`.
+pub type ListOrganizationSitesBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationSitesRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListOrganizationSitesRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Site>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.space {
             query.push(("space".into(), value.clone()));
@@ -415,7 +391,7 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationSites",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -424,35 +400,55 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Site>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::Site>>(call).await
+}
+impl ListOrganizationSitesBuilder<'_> {
+    /// Only sites publishing the space with this id.
+    pub fn space(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.space = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Site>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::apigen_runtime::Page<::docs_api_types::Site>>(call)
-            .await
+    /// Only sites whose title matches this value.
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.title = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// True lists only published sites, false only unpublished ones; absent lists all.
+    pub fn published(mut self, value: bool) -> Self {
+        self.params.published = ::core::option::Option::Some(value);
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Site> {
@@ -463,31 +459,52 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Site>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Site>(self.call(), &PAGING)
     }
 }
-/// A `createOrganizationSite` request (`POST /v1/orgs/{organizationId}/sites`): set optional values, then `.send()`.
+/// The parameters of a `createOrganizationSite` request, set through [`CreateOrganizationSiteBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateOrganizationSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateOrganizationSiteRequest {
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateSiteBody,
 }
-impl<'a> CreateOrganizationSiteBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
+/// A `createOrganizationSite` request (`POST /v1/orgs/{organizationId}/sites`): set optional values, then `.send()`.
+pub type CreateOrganizationSiteBuilder<'a> = crate::Request<
+    'a,
+    CreateOrganizationSiteRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for CreateOrganizationSiteRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Site>;
+    fn call(
+        &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
+        let query = ::std::vec::Vec::new();
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            operation: "createOrganizationSite",
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
+            path: ::std::format!(
+                "/v1/orgs/{}/sites", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id)
+            ),
+            auth: &[&["bearerAuth"]],
+            errors: ::core::option::Option::None,
+            headers,
+            cookies: ::std::vec::Vec::new(),
+            query,
+            body,
+        })
     }
+}
+impl CreateOrganizationSiteBuilder<'_> {
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateSiteBody) -> Self {
-        self.body = body;
+        self.params.body = body;
         self
     }
     /// Type of the site; `basic` when absent.
@@ -495,7 +512,7 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::docs_api_types::SiteType>,
     ) -> Self {
-        self.body.type_ = ::core::convert::Into::into(value);
+        self.params.body.type_ = ::core::convert::Into::into(value);
         self
     }
     /// Title of the site.
@@ -503,7 +520,7 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.body.title = ::core::option::Option::Some(
+        self.params.body.title = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -513,7 +530,7 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
         mut self,
         value: impl ::core::convert::Into<::docs_api_types::SiteVisibility>,
     ) -> Self {
-        self.body.visibility = ::core::option::Option::Some(
+        self.params.body.visibility = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
         );
         self
@@ -525,80 +542,32 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.body.spaces = ::core::option::Option::Some(
+        self.params.body.spaces = ::core::option::Option::Some(
             value.into_iter().map(::core::convert::Into::into).collect(),
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+}
+/// The parameters of a `getSite` request, set through [`GetSiteBuilder`].
+#[derive(Debug, Clone)]
+pub struct GetSiteRequest {
+    organization_id: ::std::string::String,
+    site_id: ::std::string::String,
+}
+/// A `getSite` request (`GET /v1/orgs/{organizationId}/sites/{siteId}`): set optional values, then `.send()`.
+pub type GetSiteBuilder<'a> = crate::Request<'a, GetSiteRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetSiteRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Site>;
+    fn call(
         &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "createOrganizationSite",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/orgs/{}/sites", ::apigen_runtime::codegen::client::segment(& self
-                .organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body,
-        })
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Site,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Site>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Site>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Site>(call).await
-    }
-}
-/// A `getSite` request (`GET /v1/orgs/{organizationId}/sites/{siteId}`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    organization_id: ::std::string::String,
-    site_id: ::std::string::String,
-}
-impl<'a> GetSiteBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
-        let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
             operation: "getSite",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -608,56 +577,33 @@ impl<'a> GetSiteBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Site,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Site>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Site>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Site>(call).await
+        })
     }
 }
-/// A `deleteSite` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteSite` request, set through [`DeleteSiteBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteSiteRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
 }
-impl<'a> DeleteSiteBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteSite` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}`): set optional values, then `.send()`.
+pub type DeleteSiteBuilder<'a> = crate::Request<'a, DeleteSiteRequest>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteSiteRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteSite",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -667,151 +613,33 @@ impl<'a> DeleteSiteBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `updateSite` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}`): set optional values, then `.send()`.
+/// The parameters of a `updateSite` request, set through [`UpdateSiteBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateSiteRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     body: ::docs_api_types::UpdateSiteBody,
 }
-impl<'a> UpdateSiteBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSiteBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// New title.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New visibility.
-    pub fn visibility(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SiteVisibility>,
-    ) -> Self {
-        self.body.visibility = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New basename.
-    pub fn basename(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.basename = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New adaptive content settings (`{ enabled }`).
-    pub fn adaptive_content(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SiteAdaptiveContent>,
-    ) -> Self {
-        self.body.adaptive_content = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Whether agents may access the site.
-    pub fn agents_context(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SiteAgentsContext>,
-    ) -> Self {
-        self.body.agents_context = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Id of the site space to make the default: the default at the root, or the default
-    /// in the default section when the site has sections.
-    pub fn default_site_space(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.default_site_space = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Id of the section to make the default.
-    pub fn default_site_section(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.default_site_section = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Host the site is proxied under, plus one or more path segments (such as
-    /// `company-domain/docs`); null removes the proxy; absent leaves it unchanged.
-    pub fn proxy(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.proxy = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `proxy` as `null` (removes the value).
-    pub fn clear_proxy(mut self) -> Self {
-        self.body.proxy = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateSite` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}`): set optional values, then `.send()`.
+pub type UpdateSiteBuilder<'a> = crate::Request<'a, UpdateSiteRequest>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateSiteRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Site>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSite",
@@ -823,56 +651,132 @@ impl<'a> UpdateSiteBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Site,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Site>(call).await
+}
+impl UpdateSiteBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateSiteBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Site>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Site>(call).await
+    /// New title.
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.title = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New visibility.
+    pub fn visibility(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SiteVisibility>,
+    ) -> Self {
+        self.params.body.visibility = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New basename.
+    pub fn basename(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.basename = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New adaptive content settings (`{ enabled }`).
+    pub fn adaptive_content(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SiteAdaptiveContent>,
+    ) -> Self {
+        self.params.body.adaptive_content = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Whether agents may access the site.
+    pub fn agents_context(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SiteAgentsContext>,
+    ) -> Self {
+        self.params.body.agents_context = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Id of the site space to make the default: the default at the root, or the default
+    /// in the default section when the site has sections.
+    pub fn default_site_space(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.default_site_space = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Id of the section to make the default.
+    pub fn default_site_section(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.default_site_section = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Host the site is proxied under, plus one or more path segments (such as
+    /// `company-domain/docs`); null removes the proxy; absent leaves it unchanged.
+    pub fn proxy(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.proxy = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `proxy` as `null` (removes the value).
+    pub fn clear_proxy(mut self) -> Self {
+        self.params.body.proxy = ::apigen_runtime::Patch::Null;
+        self
     }
 }
-/// A `getSiteAdaptiveSchema` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema`): set optional values, then `.send()`.
+/// The parameters of a `getSiteAdaptiveSchema` request, set through [`GetSiteAdaptiveSchemaBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetSiteAdaptiveSchemaBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetSiteAdaptiveSchemaRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
 }
-impl<'a> GetSiteAdaptiveSchemaBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getSiteAdaptiveSchema` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema`): set optional values, then `.send()`.
+pub type GetSiteAdaptiveSchemaBuilder<'a> = crate::Request<
+    'a,
+    GetSiteAdaptiveSchemaRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for GetSiteAdaptiveSchemaRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::SiteAdaptiveSchema,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getSiteAdaptiveSchema",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -882,67 +786,36 @@ impl<'a> GetSiteAdaptiveSchemaBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteAdaptiveSchema,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::SiteAdaptiveSchema>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteAdaptiveSchema>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::SiteAdaptiveSchema>(call).await
+        })
     }
 }
-/// A `updateSiteAdaptiveSchema` request (`PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema`): set optional values, then `.send()`.
+/// The parameters of a `updateSiteAdaptiveSchema` request, set through [`UpdateSiteAdaptiveSchemaBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateSiteAdaptiveSchemaBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateSiteAdaptiveSchemaRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody,
 }
-impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateSiteAdaptiveSchema` request (`PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema`): set optional values, then `.send()`.
+pub type UpdateSiteAdaptiveSchemaBuilder<'a> = crate::Request<
+    'a,
+    UpdateSiteAdaptiveSchemaRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateSiteAdaptiveSchemaRequest {
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteAdaptiveSchema",
@@ -954,13 +827,17 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    fn decode_answer(
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer
+for UpdateSiteAdaptiveSchemaRequest {
+    type Value = ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer;
+    fn decode(
         answer: &::apigen_runtime::codegen::client::Answer,
     ) -> ::core::result::Result<
         ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
@@ -971,66 +848,47 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
                 204u16 => ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer::NoContent,
                 _ => {
                     ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer::Ok(
-                        ::apigen_runtime::codegen::client::decode_body::<
+                        ::apigen_runtime::codegen::client::variant::<
                             ::docs_api_types::SiteAdaptiveSchema,
-                        >(&answer.body)?,
+                        >(answer)?,
                     )
                 }
             },
         )
     }
-    /// Sends the request and decodes the answer by its status (one variant per status).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        Self::decode_answer(&answer)
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        let body = Self::decode_answer(&answer)?;
-        ::core::result::Result::Ok(::apigen_runtime::client::Response {
-            status: answer.status,
-            headers: answer.headers,
-            body,
-            not_understood: ::std::vec::Vec::new(),
-        })
+}
+impl UpdateSiteAdaptiveSchemaBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody) -> Self {
+        self.params.body = body;
+        self
     }
 }
-/// A `listSiteTemplateConditions` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions`): set optional values, then `.send()`.
+/// The parameters of a `listSiteTemplateConditions` request, set through [`ListSiteTemplateConditionsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSiteTemplateConditionsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSiteTemplateConditionsRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
 }
-impl<'a> ListSiteTemplateConditionsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSiteTemplateConditions` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions`): set optional values, then `.send()`.
+pub type ListSiteTemplateConditionsBuilder<'a> = crate::Request<
+    'a,
+    ListSiteTemplateConditionsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListSiteTemplateConditionsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::SiteTemplateConditionList,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSiteTemplateConditions",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1040,48 +898,23 @@ impl<'a> ListSiteTemplateConditionsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SiteTemplateConditionList,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::SiteTemplateConditionList>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteTemplateConditionList>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::docs_api_types::SiteTemplateConditionList>(call)
-            .await
+        })
     }
 }
-/// A `getPublishedSite` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/published`): set optional values, then `.send()`.
+/// The parameters of a `getPublishedSite` request, set through [`GetPublishedSiteBuilder`].
 #[derive(Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetPublishedSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetPublishedSiteRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     share_key: ::core::option::Option<::std::string::String>,
 }
-impl ::core::fmt::Debug for GetPublishedSiteBuilder<'_> {
+impl ::core::fmt::Debug for GetPublishedSiteRequest {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("GetPublishedSiteBuilder")
+        f.debug_struct("GetPublishedSiteRequest")
             .field("organization_id", &self.organization_id)
             .field("site_id", &self.site_id)
             .field(
@@ -1091,33 +924,25 @@ impl ::core::fmt::Debug for GetPublishedSiteBuilder<'_> {
             .finish_non_exhaustive()
     }
 }
-impl<'a> GetPublishedSiteBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
-    pub fn share_key(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.share_key = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getPublishedSite` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/published`): set optional values, then `.send()`.
+pub type GetPublishedSiteBuilder<'a> = crate::Request<'a, GetPublishedSiteRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetPublishedSiteRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::PublishedContentSite,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.share_key {
             query.push(("shareKey".into(), value.clone()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getPublishedSite",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -1127,58 +952,47 @@ impl<'a> GetPublishedSiteBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::PublishedContentSite,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::PublishedContentSite>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::PublishedContentSite>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::docs_api_types::PublishedContentSite>(call)
-            .await
+        })
     }
 }
-/// A `publishSite` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/publish`): set optional values, then `.send()`.
+impl GetPublishedSiteBuilder<'_> {
+    /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
+    pub fn share_key(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.share_key = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+}
+/// The parameters of a `publishSite` request, set through [`PublishSiteBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct PublishSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct PublishSiteRequest {
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
 }
-impl<'a> PublishSiteBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `publishSite` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/publish`): set optional values, then `.send()`.
+pub type PublishSiteBuilder<'a> = crate::Request<'a, PublishSiteRequest>;
+impl ::apigen_runtime::codegen::client::Operation for PublishSiteRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::SitePublication,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "publishSite",
             method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
@@ -1188,30 +1002,10 @@ impl<'a> PublishSiteBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SitePublication,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::SitePublication>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SitePublication>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::SitePublication>(call).await
+        })
     }
 }

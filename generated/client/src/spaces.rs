@@ -18,12 +18,13 @@ impl<'a> SpacesClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetSpaceBuilder<'a> {
-        GetSpaceBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            share_key: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            GetSpaceRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                share_key: ::core::option::Option::None,
+            },
+        )
     }
     /// Delete a space.
     ///
@@ -38,11 +39,12 @@ impl<'a> SpacesClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteSpaceBuilder<'a> {
-        DeleteSpaceBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteSpaceRequest {
+                space_id: ::core::convert::Into::into(space_id),
+            },
+        )
     }
     /// Update a space.
     ///
@@ -57,19 +59,20 @@ impl<'a> SpacesClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateSpaceBuilder<'a> {
-        UpdateSpaceBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateSpaceBody {
-                edit_mode: ::core::option::Option::None,
-                title: ::core::option::Option::None,
-                default_level: ::apigen_runtime::Patch::Absent,
-                language: ::core::option::Option::None,
-                merge_rules: ::core::option::Option::None,
-                emoji: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            UpdateSpaceRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                body: ::docs_api_types::UpdateSpaceBody {
+                    edit_mode: ::core::option::Option::None,
+                    title: ::core::option::Option::None,
+                    default_level: ::apigen_runtime::Patch::Absent,
+                    language: ::core::option::Option::None,
+                    merge_rules: ::core::option::Option::None,
+                    emoji: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Duplicate a space.
     ///
@@ -82,11 +85,12 @@ impl<'a> SpacesClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DuplicateSpaceBuilder<'a> {
-        DuplicateSpaceBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DuplicateSpaceRequest {
+                space_id: ::core::convert::Into::into(space_id),
+            },
+        )
     }
     /// Restore a deleted space.
     ///
@@ -111,11 +115,12 @@ impl<'a> SpacesClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> RestoreSpaceBuilder<'a> {
-        RestoreSpaceBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            RestoreSpaceRequest {
+                space_id: ::core::convert::Into::into(space_id),
+            },
+        )
     }
     /// Move a space into another collection, or to another position among its siblings.
     ///
@@ -126,15 +131,16 @@ impl<'a> SpacesClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> MoveSpaceBuilder<'a> {
-        MoveSpaceBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::MoveSpaceBody {
-                parent: ::apigen_runtime::Patch::Absent,
-                position: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            MoveSpaceRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                body: ::docs_api_types::MoveSpaceBody {
+                    parent: ::apigen_runtime::Patch::Absent,
+                    position: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Transfer a space to another organization, a collection, or both.
     ///
@@ -155,14 +161,15 @@ impl<'a> SpacesClient<'a> {
         space_id: impl ::core::convert::Into<::std::string::String>,
         organization: impl ::core::convert::Into<::std::string::String>,
     ) -> TransferSpaceBuilder<'a> {
-        TransferSpaceBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::TransferSpaceBody {
-                organization: ::core::convert::Into::into(organization),
+        crate::Request::new(
+            self.core,
+            TransferSpaceRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                body: ::docs_api_types::TransferSpaceBody {
+                    organization: ::core::convert::Into::into(organization),
+                },
             },
-        }
+        )
     }
     /// List the links of a space, with their status.
     ///
@@ -175,28 +182,26 @@ impl<'a> SpacesClient<'a> {
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListSpaceLinksBuilder<'a> {
-        ListSpaceLinksBuilder {
-            core: self.core,
-            space_id: ::core::convert::Into::into(space_id),
-            headers: ::std::vec::Vec::new(),
-            status: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListSpaceLinksRequest {
+                space_id: ::core::convert::Into::into(space_id),
+                status: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
 }
-/// A `getSpace` request (`GET /v1/spaces/{spaceId}`): set optional values, then `.send()`.
+/// The parameters of a `getSpace` request, set through [`GetSpaceBuilder`].
 #[derive(Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetSpaceRequest {
     space_id: ::std::string::String,
     share_key: ::core::option::Option<::std::string::String>,
 }
-impl ::core::fmt::Debug for GetSpaceBuilder<'_> {
+impl ::core::fmt::Debug for GetSpaceRequest {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("GetSpaceBuilder")
+        f.debug_struct("GetSpaceRequest")
             .field("space_id", &self.space_id)
             .field(
                 "share_key",
@@ -205,33 +210,23 @@ impl ::core::fmt::Debug for GetSpaceBuilder<'_> {
             .finish_non_exhaustive()
     }
 }
-impl<'a> GetSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
-    pub fn share_key(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.share_key = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getSpace` request (`GET /v1/spaces/{spaceId}`): set optional values, then `.send()`.
+pub type GetSpaceBuilder<'a> = crate::Request<'a, GetSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Space>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.share_key {
             query.push(("shareKey".into(), value.clone()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getSpace",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -240,55 +235,44 @@ impl<'a> GetSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Space,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Space>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Space>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Space>(call).await
+        })
     }
 }
-/// A `deleteSpace` request (`DELETE /v1/spaces/{spaceId}`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    space_id: ::std::string::String,
-}
-impl<'a> DeleteSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
+impl GetSpaceBuilder<'_> {
+    /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
+    pub fn share_key(
         mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.headers.push((name.into(), value.into()));
+        self.params.share_key = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
         self
     }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+}
+/// The parameters of a `deleteSpace` request, set through [`DeleteSpaceBuilder`].
+#[derive(Debug, Clone)]
+pub struct DeleteSpaceRequest {
+    space_id: ::std::string::String,
+}
+/// A `deleteSpace` request (`DELETE /v1/spaces/{spaceId}`): set optional values, then `.send()`.
+pub type DeleteSpaceBuilder<'a> = crate::Request<'a, DeleteSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteSpace",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -297,128 +281,32 @@ impl<'a> DeleteSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `updateSpace` request (`PATCH /v1/spaces/{spaceId}`): set optional values, then `.send()`.
+/// The parameters of a `updateSpace` request, set through [`UpdateSpaceBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateSpaceRequest {
     space_id: ::std::string::String,
     body: ::docs_api_types::UpdateSpaceBody,
 }
-impl<'a> UpdateSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSpaceBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// New edit mode.
-    pub fn edit_mode(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SpaceEditMode>,
-    ) -> Self {
-        self.body.edit_mode = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New title.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New default role for the content; null for guests.
-    pub fn default_level(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::Role>,
-    ) -> Self {
-        self.body.default_level = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `defaultLevel` as `null` (removes the value).
-    pub fn clear_default_level(mut self) -> Self {
-        self.body.default_level = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// New language of the content.
-    pub fn language(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SpaceLanguage>,
-    ) -> Self {
-        self.body.language = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New merge rules.
-    pub fn merge_rules(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::MergeRules>,
-    ) -> Self {
-        self.body.merge_rules = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New emoji.
-    pub fn emoji(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.emoji = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateSpace` request (`PATCH /v1/spaces/{spaceId}`): set optional values, then `.send()`.
+pub type UpdateSpaceBuilder<'a> = crate::Request<'a, UpdateSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Space>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSpace",
@@ -429,55 +317,104 @@ impl<'a> UpdateSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Space,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Space>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Space>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Space>(call).await
-    }
 }
-/// A `duplicateSpace` request (`POST /v1/spaces/{spaceId}/duplicate`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DuplicateSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    space_id: ::std::string::String,
-}
-impl<'a> DuplicateSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
+impl UpdateSpaceBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateSpaceBody) -> Self {
+        self.params.body = body;
         self
     }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+    /// New edit mode.
+    pub fn edit_mode(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SpaceEditMode>,
+    ) -> Self {
+        self.params.body.edit_mode = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New title.
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.title = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New default role for the content; null for guests.
+    pub fn default_level(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::Role>,
+    ) -> Self {
+        self.params.body.default_level = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `defaultLevel` as `null` (removes the value).
+    pub fn clear_default_level(mut self) -> Self {
+        self.params.body.default_level = ::apigen_runtime::Patch::Null;
+        self
+    }
+    /// New language of the content.
+    pub fn language(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SpaceLanguage>,
+    ) -> Self {
+        self.params.body.language = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New merge rules.
+    pub fn merge_rules(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::MergeRules>,
+    ) -> Self {
+        self.params.body.merge_rules = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New emoji.
+    pub fn emoji(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.emoji = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+}
+/// The parameters of a `duplicateSpace` request, set through [`DuplicateSpaceBuilder`].
+#[derive(Debug, Clone)]
+pub struct DuplicateSpaceRequest {
+    space_id: ::std::string::String,
+}
+/// A `duplicateSpace` request (`POST /v1/spaces/{spaceId}/duplicate`): set optional values, then `.send()`.
+pub type DuplicateSpaceBuilder<'a> = crate::Request<'a, DuplicateSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for DuplicateSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Space>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "duplicateSpace",
             method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
@@ -486,55 +423,32 @@ impl<'a> DuplicateSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Space,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Space>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Space>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Space>(call).await
+        })
     }
 }
-/// A `restoreSpace` request (`POST /v1/spaces/{spaceId}/restore`): set optional values, then `.send()`.
+/// The parameters of a `restoreSpace` request, set through [`RestoreSpaceBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct RestoreSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct RestoreSpaceRequest {
     space_id: ::std::string::String,
 }
-impl<'a> RestoreSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `restoreSpace` request (`POST /v1/spaces/{spaceId}/restore`): set optional values, then `.send()`.
+pub type RestoreSpaceBuilder<'a> = crate::Request<'a, RestoreSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for RestoreSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Space>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "restoreSpace",
             method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
@@ -543,91 +457,32 @@ impl<'a> RestoreSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Space,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Space>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Space>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Space>(call).await
+        })
     }
 }
-/// A `moveSpace` request (`POST /v1/spaces/{spaceId}/move`): set optional values, then `.send()`.
+/// The parameters of a `moveSpace` request, set through [`MoveSpaceBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct MoveSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct MoveSpaceRequest {
     space_id: ::std::string::String,
     body: ::docs_api_types::MoveSpaceBody,
 }
-impl<'a> MoveSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::MoveSpaceBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Id of the new parent collection; null moves it out of any collection; absent keeps the parent.
-    pub fn parent(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.parent = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `parent` as `null` (removes the value).
-    pub fn clear_parent(mut self) -> Self {
-        self.body.parent = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// Where it lands among its new siblings.
-    pub fn position(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::SpacePosition>,
-    ) -> Self {
-        self.body.position = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `moveSpace` request (`POST /v1/spaces/{spaceId}/move`): set optional values, then `.send()`.
+pub type MoveSpaceBuilder<'a> = crate::Request<'a, MoveSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for MoveSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Space>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSpace",
@@ -638,66 +493,64 @@ impl<'a> MoveSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Space,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Space>(call).await
+}
+impl MoveSpaceBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::MoveSpaceBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Space>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Space>(call).await
+    /// Id of the new parent collection; null moves it out of any collection; absent keeps the parent.
+    pub fn parent(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.parent = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `parent` as `null` (removes the value).
+    pub fn clear_parent(mut self) -> Self {
+        self.params.body.parent = ::apigen_runtime::Patch::Null;
+        self
+    }
+    /// Where it lands among its new siblings.
+    pub fn position(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::SpacePosition>,
+    ) -> Self {
+        self.params.body.position = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
 }
-/// A `transferSpace` request (`POST /v1/spaces/{spaceId}/transfer`): set optional values, then `.send()`.
+/// The parameters of a `transferSpace` request, set through [`TransferSpaceBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct TransferSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct TransferSpaceRequest {
     space_id: ::std::string::String,
     body: ::docs_api_types::TransferSpaceBody,
 }
-impl<'a> TransferSpaceBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::TransferSpaceBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `transferSpace` request (`POST /v1/spaces/{spaceId}/transfer`): set optional values, then `.send()`.
+pub type TransferSpaceBuilder<'a> = crate::Request<'a, TransferSpaceRequest>;
+impl ::apigen_runtime::codegen::client::Operation for TransferSpaceRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Space>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "transferSpace",
@@ -708,79 +561,42 @@ impl<'a> TransferSpaceBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Space,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Space>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Space>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Space>(call).await
+}
+impl TransferSpaceBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::TransferSpaceBody) -> Self {
+        self.params.body = body;
+        self
     }
 }
-/// A `listSpaceLinks` request (`GET /v1/spaces/{spaceId}/links`): set optional values, then `.send()`.
+/// The parameters of a `listSpaceLinks` request, set through [`ListSpaceLinksBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListSpaceLinksBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListSpaceLinksRequest {
     space_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::LinkStatus>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListSpaceLinksBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only links with this status.
-    pub fn status(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::LinkStatus>,
-    ) -> Self {
-        self.status = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listSpaceLinks` request (`GET /v1/spaces/{spaceId}/links`): set optional values, then `.send()`.
+pub type ListSpaceLinksBuilder<'a> = crate::Request<'a, ListSpaceLinksRequest>;
+impl ::apigen_runtime::codegen::client::Operation for ListSpaceLinksRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::LinkReportList,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
             query.push(("status".into(), value.as_str().to_owned()));
@@ -791,7 +607,7 @@ impl<'a> ListSpaceLinksBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listSpaceLinks",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -800,31 +616,40 @@ impl<'a> ListSpaceLinksBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::LinkReportList,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::LinkReportList>(call).await
+}
+impl ListSpaceLinksBuilder<'_> {
+    /// Only links with this status.
+    pub fn status(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::LinkStatus>,
+    ) -> Self {
+        self.params.status = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::LinkReportList>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::LinkReportList>(call).await
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -837,6 +662,6 @@ impl<'a> ListSpaceLinksBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::LinkReportItem>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::LinkReportItem>(self.call(), &PAGING)
     }
 }

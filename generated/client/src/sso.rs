@@ -22,13 +22,14 @@ impl<'a> SsoClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationSamlProvidersBuilder<'a> {
-        ListOrganizationSamlProvidersBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationSamlProvidersRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Configure a SAML provider for an organization.
     ///
@@ -46,19 +47,20 @@ impl<'a> SsoClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         label: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateOrganizationSamlProviderBuilder<'a> {
-        CreateOrganizationSamlProviderBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateSamlProviderBody {
-                label: ::core::convert::Into::into(label),
-                entity_id: ::core::option::Option::None,
-                certificate: ::core::option::Option::None,
-                sso_url: ::core::option::Option::None,
-                default_team: ::core::option::Option::None,
-                default_role: ::apigen_runtime::Patch::Absent,
+        crate::Request::new(
+            self.core,
+            CreateOrganizationSamlProviderRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                body: ::docs_api_types::CreateSamlProviderBody {
+                    label: ::core::convert::Into::into(label),
+                    entity_id: ::core::option::Option::None,
+                    certificate: ::core::option::Option::None,
+                    sso_url: ::core::option::Option::None,
+                    default_team: ::core::option::Option::None,
+                    default_role: ::apigen_runtime::Patch::Absent,
+                },
             },
-        }
+        )
     }
     /// Get a SAML provider of an organization.
     ///
@@ -85,12 +87,13 @@ impl<'a> SsoClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         saml_provider_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetOrganizationSamlProviderBuilder<'a> {
-        GetOrganizationSamlProviderBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            saml_provider_id: ::core::convert::Into::into(saml_provider_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetOrganizationSamlProviderRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                saml_provider_id: ::core::convert::Into::into(saml_provider_id),
+            },
+        )
     }
     /// Delete a SAML provider of an organization.
     ///
@@ -110,12 +113,13 @@ impl<'a> SsoClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         saml_provider_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteOrganizationSamlProviderBuilder<'a> {
-        DeleteOrganizationSamlProviderBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            saml_provider_id: ::core::convert::Into::into(saml_provider_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteOrganizationSamlProviderRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                saml_provider_id: ::core::convert::Into::into(saml_provider_id),
+            },
+        )
     }
     /// Update a SAML provider of an organization.
     ///
@@ -146,20 +150,21 @@ impl<'a> SsoClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         saml_provider_id: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateOrganizationSamlProviderBuilder<'a> {
-        UpdateOrganizationSamlProviderBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            saml_provider_id: ::core::convert::Into::into(saml_provider_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateSamlProviderBody {
-                label: ::core::option::Option::None,
-                entity_id: ::core::option::Option::None,
-                certificate: ::core::option::Option::None,
-                sso_url: ::core::option::Option::None,
-                default_team: ::core::option::Option::None,
-                default_role: ::apigen_runtime::Patch::Absent,
+        crate::Request::new(
+            self.core,
+            UpdateOrganizationSamlProviderRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                saml_provider_id: ::core::convert::Into::into(saml_provider_id),
+                body: ::docs_api_types::UpdateSamlProviderBody {
+                    label: ::core::option::Option::None,
+                    entity_id: ::core::option::Option::None,
+                    certificate: ::core::option::Option::None,
+                    sso_url: ::core::option::Option::None,
+                    default_team: ::core::option::Option::None,
+                    default_role: ::apigen_runtime::Patch::Absent,
+                },
             },
-        }
+        )
     }
     /// List the SSO providers users of an organization can sign in with.
     ///
@@ -178,50 +183,39 @@ impl<'a> SsoClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationSsoProvidersBuilder<'a> {
-        ListOrganizationSsoProvidersBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationSsoProvidersRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+            },
+        )
     }
 }
-/// A `listOrganizationSamlProviders` request (`GET /v1/orgs/{organizationId}/saml`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationSamlProviders` request, set through [`ListOrganizationSamlProvidersBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationSamlProvidersBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationSamlProvidersRequest {
     organization_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationSamlProviders` request (`GET /v1/orgs/{organizationId}/saml`): set optional values, then `.send()`.
+pub type ListOrganizationSamlProvidersBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationSamlProvidersRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationSamlProvidersRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -229,7 +223,7 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationSamlProviders",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -238,39 +232,30 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::SamlProvider>>(call)
-            .await
+}
+impl ListOrganizationSamlProvidersBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
-            >(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -283,97 +268,32 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::SamlProvider>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::SamlProvider>(self.call(), &PAGING)
     }
 }
-/// A `createOrganizationSamlProvider` request (`POST /v1/orgs/{organizationId}/saml`): set optional values, then `.send()`.
+/// The parameters of a `createOrganizationSamlProvider` request, set through [`CreateOrganizationSamlProviderBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateOrganizationSamlProviderBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateOrganizationSamlProviderRequest {
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateSamlProviderBody,
 }
-impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateSamlProviderBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Entity id of the identity provider.
-    pub fn entity_id(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.entity_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Public certificate of the identity provider.
-    pub fn certificate(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.certificate = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Single sign-on URL of the identity provider.
-    pub fn sso_url(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.sso_url = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Id of the team new users join.
-    pub fn default_team(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.default_team = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Role new users get; null for guests.
-    pub fn default_role(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::Role>,
-    ) -> Self {
-        self.body.default_role = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `defaultRole` as `null` (removes the value).
-    pub fn clear_default_role(mut self) -> Self {
-        self.body.default_role = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createOrganizationSamlProvider` request (`POST /v1/orgs/{organizationId}/saml`): set optional values, then `.send()`.
+pub type CreateOrganizationSamlProviderBuilder<'a> = crate::Request<
+    'a,
+    CreateOrganizationSamlProviderRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for CreateOrganizationSamlProviderRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SamlProvider>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationSamlProvider",
@@ -384,56 +304,99 @@ impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SamlProvider,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SamlProvider>(call).await
+}
+impl CreateOrganizationSamlProviderBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::CreateSamlProviderBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SamlProvider>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SamlProvider>(call).await
+    /// Entity id of the identity provider.
+    pub fn entity_id(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.entity_id = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Public certificate of the identity provider.
+    pub fn certificate(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.certificate = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Single sign-on URL of the identity provider.
+    pub fn sso_url(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.sso_url = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Id of the team new users join.
+    pub fn default_team(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.default_team = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Role new users get; null for guests.
+    pub fn default_role(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::Role>,
+    ) -> Self {
+        self.params.body.default_role = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `defaultRole` as `null` (removes the value).
+    pub fn clear_default_role(mut self) -> Self {
+        self.params.body.default_role = ::apigen_runtime::Patch::Null;
+        self
     }
 }
-/// A `getOrganizationSamlProvider` request (`GET /v1/orgs/{organizationId}/saml/{samlProviderId}`): set optional values, then `.send()`.
+/// The parameters of a `getOrganizationSamlProvider` request, set through [`GetOrganizationSamlProviderBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetOrganizationSamlProviderBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetOrganizationSamlProviderRequest {
     organization_id: ::std::string::String,
     saml_provider_id: ::std::string::String,
 }
-impl<'a> GetOrganizationSamlProviderBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getOrganizationSamlProvider` request (`GET /v1/orgs/{organizationId}/saml/{samlProviderId}`): set optional values, then `.send()`.
+pub type GetOrganizationSamlProviderBuilder<'a> = crate::Request<
+    'a,
+    GetOrganizationSamlProviderRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for GetOrganizationSamlProviderRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SamlProvider>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getOrganizationSamlProvider",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -443,56 +406,37 @@ impl<'a> GetOrganizationSamlProviderBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SamlProvider,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::SamlProvider>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SamlProvider>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::SamlProvider>(call).await
+        })
     }
 }
-/// A `deleteOrganizationSamlProvider` request (`DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteOrganizationSamlProvider` request, set through [`DeleteOrganizationSamlProviderBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteOrganizationSamlProviderBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteOrganizationSamlProviderRequest {
     organization_id: ::std::string::String,
     saml_provider_id: ::std::string::String,
 }
-impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteOrganizationSamlProvider` request (`DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}`): set optional values, then `.send()`.
+pub type DeleteOrganizationSamlProviderBuilder<'a> = crate::Request<
+    'a,
+    DeleteOrganizationSamlProviderRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for DeleteOrganizationSamlProviderRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteOrganizationSamlProvider",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -502,129 +446,37 @@ impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `updateOrganizationSamlProvider` request (`PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}`): set optional values, then `.send()`.
+/// The parameters of a `updateOrganizationSamlProvider` request, set through [`UpdateOrganizationSamlProviderBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateOrganizationSamlProviderBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateOrganizationSamlProviderRequest {
     organization_id: ::std::string::String,
     saml_provider_id: ::std::string::String,
     body: ::docs_api_types::UpdateSamlProviderBody,
 }
-impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSamlProviderBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// New label.
-    pub fn label(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.label = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New entity id of the identity provider.
-    pub fn entity_id(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.entity_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New public certificate of the identity provider.
-    pub fn certificate(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.certificate = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New single sign-on URL.
-    pub fn sso_url(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.sso_url = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Id of the new default team.
-    pub fn default_team(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.default_team = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// New default role; null for guests.
-    pub fn default_role(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::Role>,
-    ) -> Self {
-        self.body.default_role = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    ///Sends `defaultRole` as `null` (removes the value).
-    pub fn clear_default_role(mut self) -> Self {
-        self.body.default_role = ::apigen_runtime::Patch::Null;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateOrganizationSamlProvider` request (`PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}`): set optional values, then `.send()`.
+pub type UpdateOrganizationSamlProviderBuilder<'a> = crate::Request<
+    'a,
+    UpdateOrganizationSamlProviderRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for UpdateOrganizationSamlProviderRequest {
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganizationSamlProvider",
@@ -636,13 +488,17 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    fn decode_answer(
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer
+for UpdateOrganizationSamlProviderRequest {
+    type Value = ::docs_api_types::UpdateOrganizationSamlProviderAnswer;
+    fn decode(
         answer: &::apigen_runtime::codegen::client::Answer,
     ) -> ::core::result::Result<
         ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
@@ -655,65 +511,112 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
                 }
                 _ => {
                     ::docs_api_types::UpdateOrganizationSamlProviderAnswer::Ok(
-                        ::apigen_runtime::codegen::client::decode_body::<
+                        ::apigen_runtime::codegen::client::variant::<
                             ::docs_api_types::SamlProvider,
-                        >(&answer.body)?,
+                        >(answer)?,
                     )
                 }
             },
         )
     }
-    /// Sends the request and decodes the answer by its status (one variant per status).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        Self::decode_answer(&answer)
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        let body = Self::decode_answer(&answer)?;
-        ::core::result::Result::Ok(::apigen_runtime::client::Response {
-            status: answer.status,
-            headers: answer.headers,
-            body,
-            not_understood: ::std::vec::Vec::new(),
-        })
-    }
 }
-/// A `listOrganizationSsoProviders` request (`GET /v1/orgs/{organizationId}/sso`): set optional values, then `.send()`.
-#[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationSsoProvidersBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    organization_id: ::std::string::String,
-}
-impl<'a> ListOrganizationSsoProvidersBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
+impl UpdateOrganizationSamlProviderBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateSamlProviderBody) -> Self {
+        self.params.body = body;
         self
     }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+    /// New label.
+    pub fn label(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.label = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New entity id of the identity provider.
+    pub fn entity_id(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.entity_id = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New public certificate of the identity provider.
+    pub fn certificate(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.certificate = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New single sign-on URL.
+    pub fn sso_url(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.sso_url = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Id of the new default team.
+    pub fn default_team(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.body.default_team = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// New default role; null for guests.
+    pub fn default_role(
+        mut self,
+        value: impl ::core::convert::Into<::docs_api_types::Role>,
+    ) -> Self {
+        self.params.body.default_role = ::apigen_runtime::Patch::Value(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    ///Sends `defaultRole` as `null` (removes the value).
+    pub fn clear_default_role(mut self) -> Self {
+        self.params.body.default_role = ::apigen_runtime::Patch::Null;
+        self
+    }
+}
+/// The parameters of a `listOrganizationSsoProviders` request, set through [`ListOrganizationSsoProvidersBuilder`].
+#[derive(Debug, Clone)]
+pub struct ListOrganizationSsoProvidersRequest {
+    organization_id: ::std::string::String,
+}
+/// A `listOrganizationSsoProviders` request (`GET /v1/orgs/{organizationId}/sso`): set optional values, then `.send()`.
+pub type ListOrganizationSsoProvidersBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationSsoProvidersRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationSsoProvidersRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::docs_api_types::SsoProviderList,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationSsoProviders",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -722,30 +625,10 @@ impl<'a> ListOrganizationSsoProvidersBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::SsoProviderList,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::SsoProviderList>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SsoProviderList>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::SsoProviderList>(call).await
+        })
     }
 }

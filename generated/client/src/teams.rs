@@ -22,15 +22,16 @@ impl<'a> TeamsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationTeamsBuilder<'a> {
-        ListOrganizationTeamsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            owner: ::core::option::Option::None,
-            title: ::core::option::Option::None,
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationTeamsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                owner: ::core::option::Option::None,
+                title: ::core::option::Option::None,
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Create a team in an organization.
     ///
@@ -50,15 +51,16 @@ impl<'a> TeamsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         title: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateOrganizationTeamBuilder<'a> {
-        CreateOrganizationTeamBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateTeamBody {
-                title: ::core::convert::Into::into(title),
-                members: ::core::option::Option::None,
+        crate::Request::new(
+            self.core,
+            CreateOrganizationTeamRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                body: ::docs_api_types::CreateTeamBody {
+                    title: ::core::convert::Into::into(title),
+                    members: ::core::option::Option::None,
+                },
             },
-        }
+        )
     }
     /// Get a team of an organization.
     ///
@@ -76,12 +78,13 @@ impl<'a> TeamsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         team_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetOrganizationTeamBuilder<'a> {
-        GetOrganizationTeamBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            team_id: ::core::convert::Into::into(team_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetOrganizationTeamRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                team_id: ::core::convert::Into::into(team_id),
+            },
+        )
     }
     /// Delete a team of an organization.
     ///
@@ -101,12 +104,13 @@ impl<'a> TeamsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         team_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteOrganizationTeamBuilder<'a> {
-        DeleteOrganizationTeamBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            team_id: ::core::convert::Into::into(team_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteOrganizationTeamRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                team_id: ::core::convert::Into::into(team_id),
+            },
+        )
     }
     /// Update a team of an organization.
     ///
@@ -138,72 +142,44 @@ impl<'a> TeamsClient<'a> {
         team_id: impl ::core::convert::Into<::std::string::String>,
         title: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateOrganizationTeamBuilder<'a> {
-        UpdateOrganizationTeamBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            team_id: ::core::convert::Into::into(team_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateTeamBody {
-                title: ::core::convert::Into::into(title),
+        crate::Request::new(
+            self.core,
+            UpdateOrganizationTeamRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                team_id: ::core::convert::Into::into(team_id),
+                body: ::docs_api_types::UpdateTeamBody {
+                    title: ::core::convert::Into::into(title),
+                },
             },
-        }
+        )
     }
 }
-/// A `listOrganizationTeams` request (`GET /v1/orgs/{organizationId}/teams`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationTeams` request, set through [`ListOrganizationTeamsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationTeamsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationTeamsRequest {
     organization_id: ::std::string::String,
     owner: ::core::option::Option<::std::string::String>,
     title: ::core::option::Option<::std::string::String>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationTeamsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Only teams the member with this id can manage (owns).
-    pub fn owner(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.owner = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Only teams whose title contains the value (case-insensitive).
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.title = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationTeams` request (`GET /v1/orgs/{organizationId}/teams`): set optional values, then `.send()`.
+pub type ListOrganizationTeamsBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationTeamsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for ListOrganizationTeamsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Team>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.owner {
             query.push(("owner".into(), value.clone()));
@@ -217,7 +193,7 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationTeams",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -226,35 +202,50 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Team>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::apigen_runtime::Page<::docs_api_types::Team>>(call).await
+}
+impl ListOrganizationTeamsBuilder<'_> {
+    /// Only teams the member with this id can manage (owns).
+    pub fn owner(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.owner = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Team>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<::apigen_runtime::Page<::docs_api_types::Team>>(call)
-            .await
+    /// Only teams whose title contains the value (case-insensitive).
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.title = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Team> {
@@ -265,54 +256,31 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Team>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Team>(self.call(), &PAGING)
     }
 }
-/// A `createOrganizationTeam` request (`PUT /v1/orgs/{organizationId}/teams`): set optional values, then `.send()`.
+/// The parameters of a `createOrganizationTeam` request, set through [`CreateOrganizationTeamBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateOrganizationTeamBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateOrganizationTeamRequest {
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateTeamBody,
 }
-impl<'a> CreateOrganizationTeamBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateTeamBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Ids of the members of the team.
-    pub fn members(
-        mut self,
-        value: impl ::core::iter::IntoIterator<
-            Item = impl ::core::convert::Into<::std::string::String>,
-        >,
-    ) -> Self {
-        self.body.members = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createOrganizationTeam` request (`PUT /v1/orgs/{organizationId}/teams`): set optional values, then `.send()`.
+pub type CreateOrganizationTeamBuilder<'a> = crate::Request<
+    'a,
+    CreateOrganizationTeamRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for CreateOrganizationTeamRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Team>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationTeam",
@@ -323,56 +291,52 @@ impl<'a> CreateOrganizationTeamBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Team,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Team>(call).await
+}
+impl CreateOrganizationTeamBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::CreateTeamBody) -> Self {
+        self.params.body = body;
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Team>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Team>(call).await
+    /// Ids of the members of the team.
+    pub fn members(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<::std::string::String>,
+        >,
+    ) -> Self {
+        self.params.body.members = ::core::option::Option::Some(
+            value.into_iter().map(::core::convert::Into::into).collect(),
+        );
+        self
     }
 }
-/// A `getOrganizationTeam` request (`GET /v1/orgs/{organizationId}/teams/{teamId}`): set optional values, then `.send()`.
+/// The parameters of a `getOrganizationTeam` request, set through [`GetOrganizationTeamBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetOrganizationTeamBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetOrganizationTeamRequest {
     organization_id: ::std::string::String,
     team_id: ::std::string::String,
 }
-impl<'a> GetOrganizationTeamBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getOrganizationTeam` request (`GET /v1/orgs/{organizationId}/teams/{teamId}`): set optional values, then `.send()`.
+pub type GetOrganizationTeamBuilder<'a> = crate::Request<'a, GetOrganizationTeamRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetOrganizationTeamRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Team>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getOrganizationTeam",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -382,56 +346,36 @@ impl<'a> GetOrganizationTeamBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Team,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Team>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Team>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Team>(call).await
+        })
     }
 }
-/// A `deleteOrganizationTeam` request (`DELETE /v1/orgs/{organizationId}/teams/{teamId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteOrganizationTeam` request, set through [`DeleteOrganizationTeamBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteOrganizationTeamBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteOrganizationTeamRequest {
     organization_id: ::std::string::String,
     team_id: ::std::string::String,
 }
-impl<'a> DeleteOrganizationTeamBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteOrganizationTeam` request (`DELETE /v1/orgs/{organizationId}/teams/{teamId}`): set optional values, then `.send()`.
+pub type DeleteOrganizationTeamBuilder<'a> = crate::Request<
+    'a,
+    DeleteOrganizationTeamRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteOrganizationTeamRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteOrganizationTeam",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -441,64 +385,36 @@ impl<'a> DeleteOrganizationTeamBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `updateOrganizationTeam` request (`PATCH /v1/orgs/{organizationId}/teams/{teamId}`): set optional values, then `.send()`.
+/// The parameters of a `updateOrganizationTeam` request, set through [`UpdateOrganizationTeamBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateOrganizationTeamBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateOrganizationTeamRequest {
     organization_id: ::std::string::String,
     team_id: ::std::string::String,
     body: ::docs_api_types::UpdateTeamBody,
 }
-impl<'a> UpdateOrganizationTeamBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateTeamBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateOrganizationTeam` request (`PATCH /v1/orgs/{organizationId}/teams/{teamId}`): set optional values, then `.send()`.
+pub type UpdateOrganizationTeamBuilder<'a> = crate::Request<
+    'a,
+    UpdateOrganizationTeamRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationTeamRequest {
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganizationTeam",
@@ -510,13 +426,16 @@ impl<'a> UpdateOrganizationTeamBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    fn decode_answer(
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateOrganizationTeamRequest {
+    type Value = ::docs_api_types::UpdateOrganizationTeamAnswer;
+    fn decode(
         answer: &::apigen_runtime::codegen::client::Answer,
     ) -> ::core::result::Result<
         ::docs_api_types::UpdateOrganizationTeamAnswer,
@@ -527,40 +446,19 @@ impl<'a> UpdateOrganizationTeamBuilder<'a> {
                 204u16 => ::docs_api_types::UpdateOrganizationTeamAnswer::NoContent,
                 _ => {
                     ::docs_api_types::UpdateOrganizationTeamAnswer::Ok(
-                        ::apigen_runtime::codegen::client::decode_body::<
+                        ::apigen_runtime::codegen::client::variant::<
                             ::docs_api_types::Team,
-                        >(&answer.body)?,
+                        >(answer)?,
                     )
                 }
             },
         )
     }
-    /// Sends the request and decodes the answer by its status (one variant per status).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::UpdateOrganizationTeamAnswer,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        Self::decode_answer(&answer)
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::docs_api_types::UpdateOrganizationTeamAnswer,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let answer = self.core.send_raw(self.call()?).await?;
-        let body = Self::decode_answer(&answer)?;
-        ::core::result::Result::Ok(::apigen_runtime::client::Response {
-            status: answer.status,
-            headers: answer.headers,
-            body,
-            not_understood: ::std::vec::Vec::new(),
-        })
+}
+impl UpdateOrganizationTeamBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(mut self, body: ::docs_api_types::UpdateTeamBody) -> Self {
+        self.params.body = body;
+        self
     }
 }

@@ -16,13 +16,14 @@ impl<'a> TranslationsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
     ) -> ListOrganizationTranslationsBuilder<'a> {
-        ListOrganizationTranslationsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            page: ::core::option::Option::None,
-            limit: ::core::option::Option::None,
-        }
+        crate::Request::new(
+            self.core,
+            ListOrganizationTranslationsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                page: ::core::option::Option::None,
+                limit: ::core::option::Option::None,
+            },
+        )
     }
     /// Create a translation in an organization.
     ///
@@ -36,12 +37,13 @@ impl<'a> TranslationsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         body: ::docs_api_types::CreateTranslationBody,
     ) -> CreateOrganizationTranslationBuilder<'a> {
-        CreateOrganizationTranslationBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            headers: ::std::vec::Vec::new(),
-            body,
-        }
+        crate::Request::new(
+            self.core,
+            CreateOrganizationTranslationRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                body,
+            },
+        )
     }
     /// Get a translation.
     ///
@@ -53,12 +55,13 @@ impl<'a> TranslationsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         translation_id: impl ::core::convert::Into<::std::string::String>,
     ) -> GetTranslationBuilder<'a> {
-        GetTranslationBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            translation_id: ::core::convert::Into::into(translation_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            GetTranslationRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                translation_id: ::core::convert::Into::into(translation_id),
+            },
+        )
     }
     /// Update the instructions of a translation.
     ///
@@ -73,15 +76,16 @@ impl<'a> TranslationsClient<'a> {
         translation_id: impl ::core::convert::Into<::std::string::String>,
         instructions: impl ::core::convert::Into<::docs_api_types::Document>,
     ) -> UpdateTranslationInstructionsBuilder<'a> {
-        UpdateTranslationInstructionsBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            translation_id: ::core::convert::Into::into(translation_id),
-            headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::UpdateTranslationInstructionsBody {
-                instructions: ::core::convert::Into::into(instructions),
+        crate::Request::new(
+            self.core,
+            UpdateTranslationInstructionsRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                translation_id: ::core::convert::Into::into(translation_id),
+                body: ::docs_api_types::UpdateTranslationInstructionsBody {
+                    instructions: ::core::convert::Into::into(instructions),
+                },
             },
-        }
+        )
     }
     /// Delete a translation.
     ///
@@ -95,12 +99,13 @@ impl<'a> TranslationsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         translation_id: impl ::core::convert::Into<::std::string::String>,
     ) -> DeleteTranslationBuilder<'a> {
-        DeleteTranslationBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            translation_id: ::core::convert::Into::into(translation_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            DeleteTranslationRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                translation_id: ::core::convert::Into::into(translation_id),
+            },
+        )
     }
     /// Run a translation.
     ///
@@ -117,51 +122,40 @@ impl<'a> TranslationsClient<'a> {
         organization_id: impl ::core::convert::Into<::std::string::String>,
         translation_id: impl ::core::convert::Into<::std::string::String>,
     ) -> RunTranslationBuilder<'a> {
-        RunTranslationBuilder {
-            core: self.core,
-            organization_id: ::core::convert::Into::into(organization_id),
-            translation_id: ::core::convert::Into::into(translation_id),
-            headers: ::std::vec::Vec::new(),
-        }
+        crate::Request::new(
+            self.core,
+            RunTranslationRequest {
+                organization_id: ::core::convert::Into::into(organization_id),
+                translation_id: ::core::convert::Into::into(translation_id),
+            },
+        )
     }
 }
-/// A `listOrganizationTranslations` request (`GET /v1/orgs/{organizationId}/translations`): set optional values, then `.send()`.
+/// The parameters of a `listOrganizationTranslations` request, set through [`ListOrganizationTranslationsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct ListOrganizationTranslationsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct ListOrganizationTranslationsRequest {
     organization_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
-impl<'a> ListOrganizationTranslationsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
-        self
-    }
-    /// Most items on the page; at most 1000 (Part A §8).
-    ///
-    /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.limit = ::core::option::Option::Some(value);
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `listOrganizationTranslations` request (`GET /v1/orgs/{organizationId}/translations`): set optional values, then `.send()`.
+pub type ListOrganizationTranslationsBuilder<'a> = crate::Request<
+    'a,
+    ListOrganizationTranslationsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for ListOrganizationTranslationsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<
+        ::apigen_runtime::Page<::docs_api_types::Translation>,
+    >;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -169,7 +163,7 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.limit {
             query.push(("limit".into(), value.to_string()));
         }
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "listOrganizationTranslations",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -178,39 +172,30 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
+        })
     }
-    /// Sends the request: one page (`.stream()` reads them all).
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::Translation>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::Translation>>(call)
-            .await
+}
+impl ListOrganizationTranslationsBuilder<'_> {
+    /// The page to read, as given by `next.page` of the previous page; absent for the first page.
+    pub fn page(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.params.page = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
     }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::Translation>,
-        >,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core
-            .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::Translation>,
-            >(call)
-            .await
+    /// Most items on the page; at most 1000 (Part A §8).
+    ///
+    /// The service assumes `50` when it is not set.
+    pub fn limit(mut self, value: i64) -> Self {
+        self.params.limit = ::core::option::Option::Some(value);
+        self
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -223,37 +208,32 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
                 next: "/next/page",
             },
         };
-        self.core.stream::<::docs_api_types::Translation>(self.call(), &PAGING)
+        self.core.try_stream::<::docs_api_types::Translation>(self.call(), &PAGING)
     }
 }
-/// A `createOrganizationTranslation` request (`POST /v1/orgs/{organizationId}/translations`): set optional values, then `.send()`.
+/// The parameters of a `createOrganizationTranslation` request, set through [`CreateOrganizationTranslationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct CreateOrganizationTranslationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct CreateOrganizationTranslationRequest {
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateTranslationBody,
 }
-impl<'a> CreateOrganizationTranslationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `createOrganizationTranslation` request (`POST /v1/orgs/{organizationId}/translations`): set optional values, then `.send()`.
+pub type CreateOrganizationTranslationBuilder<'a> = crate::Request<
+    'a,
+    CreateOrganizationTranslationRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for CreateOrganizationTranslationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Translation>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationTranslation",
@@ -264,56 +244,33 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Translation,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Translation>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Translation>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Translation>(call).await
-    }
 }
-/// A `getTranslation` request (`GET /v1/orgs/{organizationId}/translations/{translationId}`): set optional values, then `.send()`.
+/// The parameters of a `getTranslation` request, set through [`GetTranslationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct GetTranslationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct GetTranslationRequest {
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
 }
-impl<'a> GetTranslationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `getTranslation` request (`GET /v1/orgs/{organizationId}/translations/{translationId}`): set optional values, then `.send()`.
+pub type GetTranslationBuilder<'a> = crate::Request<'a, GetTranslationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for GetTranslationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Translation>;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "getTranslation",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
@@ -323,70 +280,37 @@ impl<'a> GetTranslationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Translation,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send::<::docs_api_types::Translation>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Translation>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Translation>(call).await
+        })
     }
 }
-/// A `updateTranslationInstructions` request (`PUT /v1/orgs/{organizationId}/translations/{translationId}`): set optional values, then `.send()`.
+/// The parameters of a `updateTranslationInstructions` request, set through [`UpdateTranslationInstructionsBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct UpdateTranslationInstructionsBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct UpdateTranslationInstructionsRequest {
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
     body: ::docs_api_types::UpdateTranslationInstructionsBody,
 }
-impl<'a> UpdateTranslationInstructionsBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// Replaces the whole body.
-    pub fn body(
-        mut self,
-        body: ::docs_api_types::UpdateTranslationInstructionsBody,
-    ) -> Self {
-        self.body = body;
-        self
-    }
-    /// The request as the runtime sends it; fails when the body or an object query
-    /// parameter is invalid and the client validates requests.
-    pub fn call(
+/// A `updateTranslationInstructions` request (`PUT /v1/orgs/{organizationId}/translations/{translationId}`): set optional values, then `.send()`.
+pub type UpdateTranslationInstructionsBuilder<'a> = crate::Request<
+    'a,
+    UpdateTranslationInstructionsRequest,
+>;
+impl ::apigen_runtime::codegen::client::Operation
+for UpdateTranslationInstructionsRequest {
+    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::Translation>;
+    fn call(
         &self,
+        core: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
-        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
+        let body = ::core::option::Option::Some(core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateTranslationInstructions",
@@ -398,56 +322,43 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body,
         })
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<
-        ::docs_api_types::Translation,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Translation>(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Translation>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Translation>(call).await
+}
+impl UpdateTranslationInstructionsBuilder<'_> {
+    /// Replaces the whole body.
+    pub fn body(
+        mut self,
+        body: ::docs_api_types::UpdateTranslationInstructionsBody,
+    ) -> Self {
+        self.params.body = body;
+        self
     }
 }
-/// A `deleteTranslation` request (`DELETE /v1/orgs/{organizationId}/translations/{translationId}`): set optional values, then `.send()`.
+/// The parameters of a `deleteTranslation` request, set through [`DeleteTranslationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct DeleteTranslationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct DeleteTranslationRequest {
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
 }
-impl<'a> DeleteTranslationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `deleteTranslation` request (`DELETE /v1/orgs/{organizationId}/translations/{translationId}`): set optional values, then `.send()`.
+pub type DeleteTranslationBuilder<'a> = crate::Request<'a, DeleteTranslationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for DeleteTranslationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "deleteTranslation",
             method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
@@ -457,53 +368,33 @@ impl<'a> DeleteTranslationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }
-/// A `runTranslation` request (`POST /v1/orgs/{organizationId}/translations/{translationId}/run`): set optional values, then `.send()`.
+/// The parameters of a `runTranslation` request, set through [`RunTranslationBuilder`].
 #[derive(Debug, Clone)]
-#[must_use = "a request does nothing until `.send()`"]
-pub struct RunTranslationBuilder<'a> {
-    core: &'a ::apigen_runtime::codegen::client::Core,
-    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+pub struct RunTranslationRequest {
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
 }
-impl<'a> RunTranslationBuilder<'a> {
-    /// Adds a header to this request (after the client's default headers).
-    pub fn header(
-        mut self,
-        name: impl ::core::convert::Into<::std::string::String>,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.headers.push((name.into(), value.into()));
-        self
-    }
-    /// The request as the runtime sends it.
-    pub fn call(&self) -> ::apigen_runtime::client::Call {
+/// A `runTranslation` request (`POST /v1/orgs/{organizationId}/translations/{translationId}/run`): set optional values, then `.send()`.
+pub type RunTranslationBuilder<'a> = crate::Request<'a, RunTranslationRequest>;
+impl ::apigen_runtime::codegen::client::Operation for RunTranslationRequest {
+    type Kind = ::apigen_runtime::codegen::client::Empty;
+    fn call(
+        &self,
+        _: &::apigen_runtime::codegen::client::Core,
+        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Call,
+        ::apigen_runtime::client::Error,
+    > {
         let query = ::std::vec::Vec::new();
-        ::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "runTranslation",
             method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
@@ -513,27 +404,10 @@ impl<'a> RunTranslationBuilder<'a> {
             ),
             auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
-            headers: self.headers.clone(),
+            headers,
             cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
-        }
-    }
-    /// Sends the request; `Ok(())` when the service answered with success.
-    pub async fn send(
-        self,
-    ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
-        let call = self.call();
-        self.core.send_empty(call).await
-    }
-    /// Like `send`, with the status and headers of the answer.
-    pub async fn send_with_response(
-        self,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<()>,
-        ::apigen_runtime::client::Error,
-    > {
-        let call = self.call();
-        self.core.send_empty_with_response(call).await
+        })
     }
 }

@@ -6,10 +6,12 @@
 
 use super::*;
 
-/// What the client crate's root has of its own, beside one handle per group and one builder
-/// per operation: the client, its builder, constants, and what it re-exports.
+/// What the client crate's root has of its own, beside one handle per group and the
+/// parameters and builder of each operation: the client, its builder, the generic request,
+/// constants, and what it re-exports.
 const CLIENT_ROOT: &[(&str, &str)] = &[
     ("ClientBuilder", "the client's own builder"),
+    ("Request", "the client's generic request"),
     ("Client", "the client"),
     ("USER_AGENT", "the client's user agent"),
     ("SCHEMES", "the client's auth schemes"),
@@ -68,6 +70,7 @@ pub(super) fn settle(api: &mut Api, diags: &mut Diagnostics) {
     for (op, (client_shape, server_shape)) in api.operations.iter_mut().zip(shapes) {
         let (name, names, at) = (&op.name, &op.names, &op.origin);
         client.claim(&names.builder, &format!("the client builder of operation `{name}`"), at, diags);
+        client.claim(&names.request, &format!("the client parameters of operation `{name}`"), at, diags);
         for choice in &client_shape.media {
             let what = if choice.accept { "answer" } else { "body" };
             let element = format!("the {what} media types of operation `{name}`");

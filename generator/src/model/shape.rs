@@ -214,22 +214,11 @@ pub enum AcceptHeader {
     Chosen,
 }
 
-/// The builder's own members beside the parameters, each named clear of them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Members {
-    /// The client's core.
-    pub core: String,
-    /// Headers of the caller's choosing.
-    pub headers: String,
-}
-
 /// What an operation looks like to a caller.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientShape {
     /// The method on the group's handle (`get`; the full name where it would be ambiguous).
     pub method: String,
-    /// The builder's own members.
-    pub members: Members,
     /// The method's positional arguments, in order: path parameters, required query, header
     /// and cookie parameters, then the body's required field or the body.
     pub args: Vec<Arg>,
@@ -251,8 +240,11 @@ pub struct ClientShape {
 /// setter named so would be taken by clippy's `should_implement_trait` for `Add::add`.
 const OPERATOR_METHODS: &[&str] = &["add", "sub", "mul", "div", "rem", "shl", "shr", "bitand", "bitor", "bitxor"];
 
-/// Builder method names taken before any setter: what every builder has.
+/// Builder method names taken before any setter: what every builder has (the generic
+/// `Request`'s methods, `new` among them), and names once taken by builder members, kept so
+/// that setters keep their names.
 const BUILDER_METHODS: &[&str] = &[
+    "new",
     "send",
     "send_with_response",
     "stream",
@@ -271,7 +263,6 @@ impl ClientShape {
     pub fn of(api: &Api, op: &Operation, method: String, names: &OperationNames) -> Self {
         let body = body_style(api, op);
         let media = media_choices(op, names);
-        let members = members(op);
         let args = args(api, op, body);
         let setters = setters(api, op, body, &media);
         let accept = match op.response.media_types.as_slice() {
@@ -281,17 +272,7 @@ impl ClientShape {
             _ => AcceptHeader::Chosen,
         };
         let streams = op.is_paginated() && op.body.is_none() && op.pagination.is_some();
-        ClientShape {
-            method,
-            members,
-            args,
-            setters,
-            body,
-            media,
-            accept,
-            answer: AnswerKind::of(&op.response),
-            streams,
-        }
+        ClientShape { method, args, setters, body, media, accept, answer: AnswerKind::of(&op.response), streams }
     }
 
     /// The optional parameters: each a builder member and a setter.
@@ -328,12 +309,6 @@ fn body_style(api: &Api, op: &Operation) -> BodyStyle {
         Some((def, object)) if required_fields(def, object).len() <= 1 => BodyStyle::Fields,
         _ => BodyStyle::Positional,
     }
-}
-
-fn members(op: &Operation) -> Members {
-    let mut taken: BTreeSet<String> = op.params.iter().map(|p| p.rust.clone()).collect();
-    taken.extend(["body", "content_type", "accept"].map(String::from));
-    Members { core: suffixed(&mut taken, "core"), headers: suffixed(&mut taken, "headers") }
 }
 
 fn args(api: &Api, op: &Operation, body: BodyStyle) -> Vec<Arg> {

@@ -7,7 +7,7 @@ use super::call::{Call, Presented, present};
 use super::error::Error;
 use super::redact::Redactor;
 use super::retry::Outcome;
-use super::transfer::{Answer, Download, DownloadBody, Received, Response, decode, snippet};
+use super::transfer::{Answer, Download, DownloadBody, Received, Response, decode};
 use crate::json::FromJson;
 use bytes::Bytes;
 use reqwest::header::HeaderValue;
@@ -111,10 +111,6 @@ impl Core {
     /// Sends a call whose answer is text (at most the response limit).
     pub async fn send_text(&self, call: Call) -> Result<String, Error> {
         let answer = self.execute(&call).await?;
-        String::from_utf8(answer.body.into_bytes()).map_err(|error| Error::Decode {
-            path: String::new(),
-            message: "the text is not UTF-8".into(),
-            snippet: snippet(&String::from_utf8_lossy(error.as_bytes()), &self.redactor),
-        })
+        super::operation::text_of(answer.body.into_bytes(), self)
     }
 }

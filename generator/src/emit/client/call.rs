@@ -54,7 +54,7 @@ impl<'o> ListStart<'o> {
 }
 
 impl ClientEmitter<'_> {
-    /// `fn call(&self) -> Result<Call, Error>`: the path, query and body of the request.
+    /// `Operation::call` of an operation's parameters: the path, query and body of the request.
     pub(super) fn call(&self, op: &Operation) -> TokenStream {
         let name = &op.name;
         let method = method_ident(op.method);
@@ -64,9 +64,9 @@ impl ClientEmitter<'_> {
             .params
             .iter()
             .filter(|p| p.location != ParamIn::Path && !query.holds(p) && !cookies.holds(p))
-            .map(|p| self.send_param(op, p));
+            .map(|p| self.send_param(p));
         let body = self.body_expr(op);
-        let (decls, headers_field, cookies_field) = self.list_decls(op, &query, &cookies);
+        let (decls, cookies_field) = self.list_decls(op, &query, &cookies);
         let auth = op.auth.alternatives().iter().map(|set| quote!(&[#(#set),*]));
         let errors = self.error_types(op);
         let path = path_expr(self.api, op);
@@ -78,46 +78,36 @@ impl ClientEmitter<'_> {
                 path: #path,
                 auth: &[#(#auth),*],
                 errors: #errors,
-                #headers_field
+                headers,
                 #cookies_field
                 query,
                 #body_field
             }
         };
-        // Only serializing (and validating) a body or an object query parameter can fail; the
-        // body comes first, so that failing leaves nothing else built to drop.
-        if self.api.call_can_fail(op) {
-            let body = op.body.is_some().then(|| quote! { let body = #body; });
-            quote! {
-                /// The request as the runtime sends it; fails when the body or an object query
-                /// parameter is invalid and the client validates requests.
-                pub fn call(&self) -> ::core::result::Result<::apigen_runtime::client::Call, ::apigen_runtime::client::Error> {
-                    #body
-                    #decls
-                    #(#sent)*
-                    ::core::result::Result::Ok(#value)
-                }
-            }
-        } else {
-            quote! {
-                /// The request as the runtime sends it.
-                pub fn call(&self) -> ::apigen_runtime::client::Call {
-                    #decls
-                    #(#sent)*
-                    #value
-                }
+        // The body comes first, so that failing to encode it leaves nothing else built to drop.
+        let body = op.body.is_some().then(|| quote! { let body = #body; });
+        let steps = quote! {
+            #body
+            #decls
+            #(#sent)*
+        };
+        // `core` encodes bodies and object parameters; an operation without them leaves it unused.
+        let core = if mentions_core(&steps) { quote!(core) } else { quote!(_) };
+        quote! {
+            fn call(
+                &self,
+                #core: &::apigen_runtime::codegen::client::Core,
+                headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+            ) -> ::core::result::Result<::apigen_runtime::client::Call, ::apigen_runtime::client::Error> {
+                #steps
+                ::core::result::Result::Ok(#value)
             }
         }
     }
 
     /// The declarations of the list locals (a list a parameter goes to is a mutable local;
-    /// the others are written in place), and the `Call` members of headers and cookies.
-    fn list_decls(
-        &self,
-        op: &Operation,
-        query: &ListStart,
-        cookies: &ListStart,
-    ) -> (TokenStream, TokenStream, TokenStream) {
+    /// the others are written in place), and the `Call` member of cookies.
+    fn list_decls(&self, op: &Operation, query: &ListStart, cookies: &ListStart) -> (TokenStream, TokenStream) {
         let used = |location: ParamIn| op.params_in(location).next().is_some();
         let selected = |location: SelectIn| -> Vec<(&str, &str)> {
             op.select.iter().filter(|s| s.location == location).map(|s| (s.name.as_str(), s.value.as_str())).collect()
@@ -143,13 +133,8 @@ impl ClientEmitter<'_> {
             quote! { headers.push((::std::string::String::from(#name), ::std::string::String::from(#value))); }
         });
         let selectors = quote! { #(#selectors)* };
-        let headers = ident(&op.client.members.headers);
-        let (headers_decl, headers_field) = if used(ParamIn::Header) || accept.is_some() || !header_selectors.is_empty()
-        {
-            (quote! { let mut headers = self.#headers.clone(); #selectors #accept }, quote! { headers, })
-        } else {
-            (quote! {}, quote! { headers: self.#headers.clone(), })
-        };
+        let headers_decl = (used(ParamIn::Header) || accept.is_some() || !header_selectors.is_empty())
+            .then(|| quote! { let mut headers = headers; #selectors #accept });
         let cookies_init = cookies.initial(&[]);
         let (cookies_decl, cookies_field) = if cookies.pushed {
             (quote! { let mut cookies = #cookies_init; }, quote! { cookies, })
@@ -158,21 +143,20 @@ impl ClientEmitter<'_> {
         } else {
             (quote! {}, quote! { cookies: ::std::vec::Vec::new(), })
         };
-        (quote! { #query_decl #headers_decl #cookies_decl }, headers_field, cookies_field)
+        (quote! { #query_decl #headers_decl #cookies_decl }, cookies_field)
     }
 
     /// A query, header or cookie parameter pushed as text onto its list: a list as repeated
     /// query keys or one delimited query value (its `style`), or one comma-separated header
     /// value.
-    fn send_param(&self, op: &Operation, p: &Param) -> TokenStream {
+    fn send_param(&self, p: &Param) -> TokenStream {
         let wire = &p.wire;
         let field = ident(&p.rust);
-        let core = ident(&op.client.members.core);
         if self.api.object_param(p) {
             // Its pairs as a form writes them (`apigen_runtime::form`), validated first; a
             // union travels under its name (`created=5`, `created[gt]=1`), as in brackets.
             let deep = p.style == crate::model::ParamStyle::Brackets || self.api.union_param(p);
-            return when_given(p, |value| quote! { self.#core.query_object(&mut query, #wire, #value, #deep)?; });
+            return when_given(p, |value| quote! { core.query_object(&mut query, #wire, #value, #deep)?; });
         }
         let (list, name) = match p.location {
             ParamIn::Header => (quote!(headers), quote!(::std::string::String::from(#wire))),
@@ -182,10 +166,7 @@ impl ClientEmitter<'_> {
         if p.style == crate::model::ParamStyle::Json {
             // One JSON text, validated first.
             let place = p.location.as_str();
-            return when_given(
-                p,
-                |value| quote! { #list.push((#name, self.#core.json_param(#place, #wire, #value)?)); },
-            );
+            return when_given(p, |value| quote! { #list.push((#name, core.json_param(#place, #wire, #value)?)); });
         }
         match &p.ty {
             TypeRef::List(inner) if p.location == ParamIn::Header => {
@@ -228,7 +209,6 @@ impl ClientEmitter<'_> {
 
     /// The body as the runtime sends it (`Option<CallBody>`).
     fn body_expr(&self, op: &Operation) -> TokenStream {
-        let core = ident(&op.client.members.core);
         let encode =
             |value: TokenStream| op.body.as_ref().map(|body| self.encode_body(op, body, &value)).unwrap_or_default();
         let only = |encoding: &[Encoding]| {
@@ -252,7 +232,7 @@ impl ClientEmitter<'_> {
             }
             // JSON alone (the common case) needs no binding.
             BodyStyle::Fields | BodyStyle::Positional if only(&[Encoding::Json]) => {
-                quote! { ::core::option::Option::Some(self.#core.body(&self.body)?) }
+                quote! { ::core::option::Option::Some(core.body(&self.body)?) }
             }
             BodyStyle::Fields | BodyStyle::Positional => {
                 let encoded = encode(quote!(body));
@@ -267,18 +247,17 @@ impl ClientEmitter<'_> {
     /// The body `value` (a reference) as the runtime sends it, in the media type chosen (the
     /// builder's `content_type` when the body has several).
     fn encode_body(&self, op: &Operation, body: &Body, value: &TokenStream) -> TokenStream {
-        let core = ident(&op.client.members.core);
         let encode = |media: &str| -> TokenStream {
             match body.encoding_of(media) {
-                Encoding::Json => quote! { self.#core.body(#value)? },
-                Encoding::Text => quote! { self.#core.text(#value, #media) },
-                Encoding::Binary => quote! { self.#core.upload(#value, #media) },
+                Encoding::Json => quote! { core.body(#value)? },
+                Encoding::Text => quote! { core.text(#value, #media) },
+                Encoding::Binary => quote! { core.upload(#value, #media) },
                 encoding @ (Encoding::Form | Encoding::Multipart) if body.bracketed(self.api) => {
                     let multipart = encoding == Encoding::Multipart;
                     let indexed = body.brackets;
-                    quote! { self.#core.nested_form(#value, #multipart, #indexed)? }
+                    quote! { core.nested_form(#value, #multipart, #indexed)? }
                 }
-                encoding @ (Encoding::Form | Encoding::Multipart) => self.encode_form(&core, body, value, encoding),
+                encoding @ (Encoding::Form | Encoding::Multipart) => self.encode_form(body, value, encoding),
             }
         };
         let Some(choice) = op.client.media.iter().find(|c| !c.accept) else {
@@ -295,16 +274,10 @@ impl ClientEmitter<'_> {
 
     /// A form body, field by field (lowering checked each is a scalar, an enumeration, a list
     /// of those or, in a multipart body, a file), after the body's checks.
-    fn encode_form(
-        &self,
-        core: &proc_macro2::Ident,
-        body: &Body,
-        value: &TokenStream,
-        encoding: Encoding,
-    ) -> TokenStream {
-        let TypeRef::Named(name) = &body.ty else { return quote!(self.#core.body(#value)?) };
+    fn encode_form(&self, body: &Body, value: &TokenStream, encoding: Encoding) -> TokenStream {
+        let TypeRef::Named(name) = &body.ty else { return quote!(core.body(#value)?) };
         let def = self.api.ty(name);
-        let TypeKind::Object(object) = &def.kind else { return quote!(self.#core.body(#value)?) };
+        let TypeKind::Object(object) = &def.kind else { return quote!(core.body(#value)?) };
         let multipart = encoding == Encoding::Multipart;
         let mut writes = Vec::new();
         for field in object.fields.iter().filter(|f| f.constant.is_none() && f.access != Access::ReadOnly) {
@@ -322,17 +295,17 @@ impl ClientEmitter<'_> {
         }
         if multipart {
             quote! {{
-                self.#core.check(#value)?;
+                core.check(#value)?;
                 let mut __parts = ::std::vec::Vec::new();
                 #(#writes)*
-                self.#core.multipart(&__parts)
+                core.multipart(&__parts)
             }}
         } else {
             quote! {{
-                self.#core.check(#value)?;
+                core.check(#value)?;
                 let mut __fields: ::std::vec::Vec<(&'static str, ::std::string::String)> = ::std::vec::Vec::new();
                 #(#writes)*
-                self.#core.form(&__fields)
+                core.form(&__fields)
             }}
         }
     }
@@ -488,6 +461,27 @@ fn segment_arg(api: &Api, op: &Operation, wire: &str) -> TokenStream {
             quote! { ::apigen_runtime::codegen::client::segment(&#text) }
         }
     }
+}
+
+/// Whether `tokens` use the local `core` (not a path through `::core`).
+fn mentions_core(tokens: &TokenStream) -> bool {
+    let mut after_colon = false;
+    tokens.clone().into_iter().any(|tree| match tree {
+        proc_macro2::TokenTree::Group(group) => mentions_core(&group.stream()),
+        proc_macro2::TokenTree::Ident(name) => {
+            let found = name == "core" && !after_colon;
+            after_colon = false;
+            found
+        }
+        proc_macro2::TokenTree::Punct(punct) => {
+            after_colon = punct.as_char() == ':';
+            false
+        }
+        proc_macro2::TokenTree::Literal(_) => {
+            after_colon = false;
+            false
+        }
+    })
 }
 
 /// The method's name among reqwest's constants.

@@ -46,7 +46,7 @@ impl ClientEmitter<'_> {
     /// other member at its initial value.
     pub(super) fn handle_method(&self, op: &Operation) -> TokenStream {
         let shape = &op.client;
-        let (method, builder) = (ident(&shape.method), ident(&op.names.builder));
+        let (method, builder, params) = (ident(&shape.method), ident(&op.names.builder), ident(&op.names.request));
         let docs = doc(&crate::emit::text::operation_doc(self.api, op));
         let mut args = Vec::new();
         let mut inits = Vec::new();
@@ -73,8 +73,6 @@ impl ClientEmitter<'_> {
                 }
             }
         }
-        let headers = ident(&shape.members.headers);
-        inits.push(quote! { #headers: ::std::vec::Vec::new(), });
         for choice in &shape.media {
             let member = ident(&choice.member);
             inits.push(quote! { #member: ::core::default::Default::default(), });
@@ -93,13 +91,12 @@ impl ClientEmitter<'_> {
         // Every path parameter and required query parameter is an argument, as the API has
         // them: an operation with many says so rather than hiding them in setters.
         let many = (args.len() + 1 > 7).then(|| quote! { #[allow(clippy::too_many_arguments)] });
-        let core = ident(&shape.members.core);
         quote! {
             #docs
             #deprecated
             #many
             pub fn #method(&self, #(#args),*) -> #builder<'a> {
-                #builder { #core: self.core, #(#inits)* }
+                crate::Request::new(self.core, #params { #(#inits)* })
             }
         }
     }
@@ -142,45 +139,50 @@ impl ClientEmitter<'_> {
         quote! { body: #root::#body_ty { #(#members)* }, }
     }
 
-    /// The builder of an operation: its members, setters, request, sending and paging, and
-    /// its media type enumerations.
+    /// An operation's parameters and its builder (the crate's `Request` over them): the
+    /// members, how they make the request, the setters, paging, and the media type
+    /// enumerations.
     pub(super) fn builder(&self, op: &Operation) -> TokenStream {
         let shape = &op.client;
-        let name = ident(&op.names.builder);
+        let (name, params) = (ident(&op.names.builder), ident(&op.names.request));
         let fields = self.builder_members(op);
-        let setters = shape.setters.iter().map(|setter| self.setter(op, setter));
+        let setters: Vec<TokenStream> = shape.setters.iter().filter_map(|setter| self.setter(op, setter)).collect();
         let media_enums = shape.media.iter().map(|choice| media_enum(op, choice));
+        let kind = self.kind(op);
         let call = self.call(op);
-        let send = self.send(op);
+        let decode = self.decode_answer(op);
         let stream = self.stream(op);
         let sensitive = op.params.iter().any(|p| p.sensitive);
         let derive = if sensitive { quote!(#[derive(Clone)]) } else { quote!(#[derive(Debug, Clone)]) };
         let debug = sensitive.then(|| {
-            crate::emit::rust::params_debug(quote!(#name<'_>), &name.to_string(), &op.params, op.body.is_some(), true)
+            crate::emit::rust::params_debug(quote!(#params), &params.to_string(), &op.params, op.body.is_some(), true)
         });
-        let docs = doc(&format!(
-            "A `{}` request (`{} {}`): set optional values, then `.send()`.",
-            op.name,
-            op.method.as_str(),
-            op.path.raw
-        ));
-        let (core, headers) = (ident(&shape.members.core), ident(&shape.members.headers));
+        let (method, path) = (op.method.as_str(), &op.path.raw);
+        let docs = doc(&format!("A `{}` request (`{method} {path}`): set optional values, then `.send()`.", op.name));
+        let params_docs = doc(&format!("The parameters of a `{}` request, set through [`{name}`].", op.name));
+        let own = (!setters.is_empty() || stream.is_some()).then(|| {
+            quote! {
+                impl #name<'_> {
+                    #(#setters)*
+                    #stream
+                }
+            }
+        });
         quote! {
-            #docs
+            #params_docs
             #derive
-            #[must_use = "a request does nothing until `.send()`"]
-            pub struct #name<'a> {
-                #core: &'a ::apigen_runtime::codegen::client::Core,
-                #headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+            pub struct #params {
                 #(#fields)*
             }
             #debug
-            impl<'a> #name<'a> {
-                #(#setters)*
+            #docs
+            pub type #name<'a> = crate::Request<'a, #params>;
+            impl ::apigen_runtime::codegen::client::Operation for #params {
+                #kind
                 #call
-                #send
-                #stream
             }
+            #decode
+            #own
             #(#media_enums)*
         }
     }
@@ -213,27 +215,20 @@ impl ClientEmitter<'_> {
         fields
     }
 
-    /// One setter of a builder.
-    fn setter(&self, op: &Operation, setter: &shape::Setter) -> TokenStream {
+    /// One setter of a builder (`header` is the generic `Request`'s).
+    fn setter(&self, op: &Operation, setter: &shape::Setter) -> Option<TokenStream> {
         let name = ident(&setter.name);
-        match setter.target {
-            SetterTarget::Header => {
-                let headers = ident(&op.client.members.headers);
-                quote! {
-                    /// Adds a header to this request (after the client's default headers).
-                    pub fn #name(mut self, name: impl ::core::convert::Into<::std::string::String>, value: impl ::core::convert::Into<::std::string::String>) -> Self {
-                        self.#headers.push((name.into(), value.into()));
-                        self
-                    }
-                }
-            }
+        Some(match setter.target {
+            SetterTarget::Header => return None,
             SetterTarget::Param(index) => self.param_setter(Self::param(op, index), &name),
             SetterTarget::Body => self.body_setter(op, &name),
             SetterTarget::Field(index) | SetterTarget::Clear(index) => {
                 let (def, object) = shape::body_object(self.api, op).expect("a body object");
                 let place = match op.client.body {
-                    BodyStyle::Optional => quote!(self.body.get_or_insert_with(::core::default::Default::default)),
-                    _ => quote!(self.body),
+                    BodyStyle::Optional => {
+                        quote!(self.params.body.get_or_insert_with(::core::default::Default::default))
+                    }
+                    _ => quote!(self.params.body),
                 };
                 let field = &object.fields[index];
                 let clear = matches!(setter.target, SetterTarget::Clear(_));
@@ -250,12 +245,12 @@ impl ClientEmitter<'_> {
                 quote! {
                     #docs
                     pub fn #name(mut self, value: #enumeration) -> Self {
-                        self.#member = value;
+                        self.params.#member = value;
                         self
                     }
                 }
             }
-        }
+        })
     }
 
     fn param_setter(&self, param: &Param, setter: &Ident) -> TokenStream {
@@ -267,9 +262,9 @@ impl ClientEmitter<'_> {
         }
         let docs = doc(&text);
         let assign = if matches!(param.ty, TypeRef::List(_)) {
-            quote! { self.#field = #convert; }
+            quote! { self.params.#field = #convert; }
         } else {
-            quote! { self.#field = ::core::option::Option::Some(#convert); }
+            quote! { self.params.#field = ::core::option::Option::Some(#convert); }
         };
         quote! {
             #docs
@@ -288,7 +283,7 @@ impl ClientEmitter<'_> {
             return quote! {
                 /// Sends this body (none is sent otherwise).
                 pub fn #name(mut self, body: #ty) -> Self {
-                    self.body = ::core::option::Option::Some(body);
+                    self.params.body = ::core::option::Option::Some(body);
                     self
                 }
             };
@@ -297,7 +292,7 @@ impl ClientEmitter<'_> {
         quote! {
             /// Replaces the whole body.
             pub fn #name(mut self, body: #ty) -> Self {
-                self.body = body;
+                self.params.body = body;
                 self
             }
         }

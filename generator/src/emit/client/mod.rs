@@ -146,8 +146,9 @@ impl ClientEmitter<'_> {
         let constructors = constructors(api);
         let accessors = api.tags_with_operations().map(accessor);
         let default_base_url = default_base_url(api);
+        let request = generic_request();
         quote! {
-            //! The client and its builder.
+            //! The client and its builder, and the request every operation's builder is.
 
             pub use ::apigen_runtime::client::{Download, Error, Response, RetryPolicy, Upload, http_client_builder};
             /// A file of a multipart body: its name, media type and bytes.
@@ -179,6 +180,8 @@ impl ClientEmitter<'_> {
             #schemes
 
             #errors
+
+            #request
 
             impl Client {
                 #constructors
@@ -237,6 +240,70 @@ impl ClientEmitter<'_> {
     fn sample_literal(&self, param: &crate::model::Param) -> TokenStream {
         let value = crate::model::sample::of_param(self.api, param);
         literal(&param.ty, &value)
+    }
+}
+
+/// `Request<'a, P>`: every operation's builder, over the operation's parameters `P`. What a
+/// builder does beside its own setters is written here once: adding headers, making the
+/// request, sending it and reading the answer as the operation's kind says.
+fn generic_request() -> TokenStream {
+    quote! {
+        /// A request being set up: `P` holds its operation's parameters (each operation's
+        /// builder, `<Operation>Builder`, is one); set optional values, then `.send()`.
+        #[derive(Debug, Clone)]
+        #[must_use = "a request does nothing until `.send()`"]
+        pub struct Request<'a, P> {
+            pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
+            headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
+            pub(crate) params: P,
+        }
+
+        impl<'a, P: ::apigen_runtime::client::Operation> Request<'a, P> {
+            /// The request of `params` through `core`, without headers of its own: what each
+            /// operation's method on its group's handle starts. (Public, so that a build without
+            /// any group, which has no such method, does not find it unused.)
+            #[doc(hidden)]
+            pub fn new(core: &'a ::apigen_runtime::codegen::client::Core, params: P) -> Self {
+                Request { core, headers: ::std::vec::Vec::new(), params }
+            }
+
+            /// Adds a header to this request (after the client's default headers).
+            pub fn header(
+                mut self,
+                name: impl ::core::convert::Into<::std::string::String>,
+                value: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                self.headers.push((name.into(), value.into()));
+                self
+            }
+
+            /// The request as the runtime sends it; fails when the body or an object query
+            /// parameter is invalid and the client validates requests.
+            pub fn call(&self) -> ::core::result::Result<::apigen_runtime::client::Call, Error> {
+                self.params.call(self.core, self.headers.clone())
+            }
+
+            /// Sends the request and reads the answer as the operation says: its decoded body
+            /// (a page of a list: `.stream()` reads them all), `()` when it has none, its text,
+            /// a [`Download`] of raw bytes, or the operation's answer enumeration when its
+            /// statuses answer different bodies.
+            pub async fn send(self) -> ::core::result::Result<<P::Kind as ::apigen_runtime::client::Kind>::Value, Error> {
+                let call = self.call()?;
+                <P::Kind as ::apigen_runtime::client::Kind>::send(self.core, call).await
+            }
+
+            /// Like `send`, with the status and headers of the answer (a [`Download`] has
+            /// them already).
+            pub async fn send_with_response(
+                self,
+            ) -> ::core::result::Result<Response<<P::Kind as ::apigen_runtime::client::Kind>::Value>, Error>
+            where
+                P::Kind: ::apigen_runtime::client::WithResponse,
+            {
+                let call = self.call()?;
+                <P::Kind as ::apigen_runtime::client::WithResponse>::send_with_response(self.core, call).await
+            }
+        }
     }
 }
 
