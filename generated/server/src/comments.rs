@@ -1428,23 +1428,18 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listSpaceComments` (`GET /v1/spaces/{spaceId}/comments`) with `handler`: List the comments of a space.
     #[must_use]
-    pub fn list_space_comments<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListSpaceCommentsRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::Comment>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_space_comments(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListSpaceCommentsRequest,
+            ::apigen_runtime::Page<::docs_api_types::Comment>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1457,23 +1452,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `createSpaceComment` (`POST /v1/spaces/{spaceId}/comments`) with `handler`: Post a comment on a space.
     #[must_use]
-    pub fn create_space_comment<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                CreateSpaceCommentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Comment,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn create_space_comment(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            CreateSpaceCommentRequest,
+            ::docs_api_types::Comment,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1486,23 +1476,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getSpaceComment` (`GET /v1/spaces/{spaceId}/comments/{commentId}`) with `handler`: Get a comment of a space.
     #[must_use]
-    pub fn get_space_comment<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetSpaceCommentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Comment,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_space_comment(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetSpaceCommentRequest,
+            ::docs_api_types::Comment,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1515,23 +1500,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `updateSpaceComment` (`PUT /v1/spaces/{spaceId}/comments/{commentId}`) with `handler`: Update a comment of a space; resolve or reopen it; add or remove reactions.
     #[must_use]
-    pub fn update_space_comment<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                UpdateSpaceCommentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Comment,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn update_space_comment(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            UpdateSpaceCommentRequest,
+            ::docs_api_types::Comment,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1544,20 +1524,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `deleteSpaceComment` (`DELETE /v1/spaces/{spaceId}/comments/{commentId}`) with `handler`: Delete a comment of a space.
     #[must_use]
-    pub fn delete_space_comment<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                DeleteSpaceCommentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn delete_space_comment(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            DeleteSpaceCommentRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1570,23 +1548,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `createSpaceCommentReply` (`POST /v1/spaces/{spaceId}/comments/{commentId}/replies`) with `handler`: Post a reply to a comment of a space.
     #[must_use]
-    pub fn create_space_comment_reply<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                CreateSpaceCommentReplyRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::CommentReply,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn create_space_comment_reply(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            CreateSpaceCommentReplyRequest,
+            ::docs_api_types::CommentReply,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1599,23 +1572,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getSpaceCommentReply` (`GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`) with `handler`: Get a reply to a comment of a space.
     #[must_use]
-    pub fn get_space_comment_reply<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetSpaceCommentReplyRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::CommentReply,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_space_comment_reply(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetSpaceCommentReplyRequest,
+            ::docs_api_types::CommentReply,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1628,23 +1596,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `updateSpaceCommentReply` (`PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`) with `handler`: Update a reply to a comment of a space; add or remove reactions.
     #[must_use]
-    pub fn update_space_comment_reply<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                UpdateSpaceCommentReplyRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::UpdateSpaceCommentReplyAnswer,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn update_space_comment_reply(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            UpdateSpaceCommentReplyRequest,
+            ::docs_api_types::UpdateSpaceCommentReplyAnswer,
+        >,
+    ) -> Self {
         fn answer(
             value: ::docs_api_types::UpdateSpaceCommentReplyAnswer,
             _: u16,
@@ -1674,20 +1637,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `deleteSpaceCommentReply` (`DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`) with `handler`: Delete a reply to a comment of a space.
     #[must_use]
-    pub fn delete_space_comment_reply<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                DeleteSpaceCommentReplyRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn delete_space_comment_reply(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            DeleteSpaceCommentReplyRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1700,23 +1661,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listSpaceCommenters` (`GET /v1/spaces/{spaceId}/commenters`) with `handler`: List the members who commented on a space.
     #[must_use]
-    pub fn list_space_commenters<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListSpaceCommentersRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::Member>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_space_commenters(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListSpaceCommentersRequest,
+            ::apigen_runtime::Page<::docs_api_types::Member>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1729,23 +1685,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listChangeRequestComments` (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments`) with `handler`: List the comments of a change request.
     #[must_use]
-    pub fn list_change_request_comments<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListChangeRequestCommentsRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::Comment>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_change_request_comments(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListChangeRequestCommentsRequest,
+            ::apigen_runtime::Page<::docs_api_types::Comment>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1758,23 +1709,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `createChangeRequestComment` (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments`) with `handler`: Post a comment on a change request.
     #[must_use]
-    pub fn create_change_request_comment<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                CreateChangeRequestCommentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Comment,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn create_change_request_comment(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            CreateChangeRequestCommentRequest,
+            ::docs_api_types::Comment,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1787,23 +1733,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getChangeRequestComment` (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`) with `handler`: Get a comment of a change request.
     #[must_use]
-    pub fn get_change_request_comment<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetChangeRequestCommentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Comment,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_change_request_comment(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetChangeRequestCommentRequest,
+            ::docs_api_types::Comment,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1816,23 +1757,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `updateChangeRequestComment` (`PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`) with `handler`: Update a comment of a change request; resolve or reopen it; add or remove reactions.
     #[must_use]
-    pub fn update_change_request_comment<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                UpdateChangeRequestCommentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Comment,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn update_change_request_comment(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            UpdateChangeRequestCommentRequest,
+            ::docs_api_types::Comment,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1845,20 +1781,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `deleteChangeRequestComment` (`DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`) with `handler`: Delete a comment of a change request.
     #[must_use]
-    pub fn delete_change_request_comment<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                DeleteChangeRequestCommentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn delete_change_request_comment(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            DeleteChangeRequestCommentRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1871,23 +1805,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `createChangeRequestCommentReply` (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies`) with `handler`: Post a reply to a comment of a change request.
     #[must_use]
-    pub fn create_change_request_comment_reply<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                CreateChangeRequestCommentReplyRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::CommentReply,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn create_change_request_comment_reply(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            CreateChangeRequestCommentReplyRequest,
+            ::docs_api_types::CommentReply,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1900,23 +1829,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listChangeRequestCommentReplies` (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies`) with `handler`: List the replies to a comment of a change request.
     #[must_use]
-    pub fn list_change_request_comment_replies<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListChangeRequestCommentRepliesRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::CommentReply>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_change_request_comment_replies(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListChangeRequestCommentRepliesRequest,
+            ::apigen_runtime::Page<::docs_api_types::CommentReply>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,

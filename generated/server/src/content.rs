@@ -1425,23 +1425,18 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `searchSpaceContent` (`GET /v1/spaces/{spaceId}/search`) with `handler`: Search the content of a space.
     #[must_use]
-    pub fn search_space_content<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                SearchSpaceContentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::SearchResult>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn search_space_content(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            SearchSpaceContentRequest,
+            ::apigen_runtime::Page<::docs_api_types::SearchResult>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1454,23 +1449,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getSpaceContent` (`GET /v1/spaces/{spaceId}/content`) with `handler`: Get the current revision of the content of a space.
     #[must_use]
-    pub fn get_space_content<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetSpaceContentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Revision,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_space_content(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetSpaceContentRequest,
+            ::docs_api_types::Revision,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1483,20 +1473,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `applySpaceContentTemplate` (`POST /v1/spaces/{spaceId}/content/template`) with `handler`: Apply a template to the content of a space.
     #[must_use]
-    pub fn apply_space_content_template<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ApplySpaceContentTemplateRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn apply_space_content_template(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ApplySpaceContentTemplateRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1509,23 +1497,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listSpacePages` (`GET /v1/spaces/{spaceId}/content/pages`) with `handler`: List the pages of the content of a space.
     #[must_use]
-    pub fn list_space_pages<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListSpacePagesRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::PageList,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_space_pages(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListSpacePagesRequest,
+            ::docs_api_types::PageList,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1538,23 +1521,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listSpaceFiles` (`GET /v1/spaces/{spaceId}/content/files`) with `handler`: List the files of the content of a space.
     #[must_use]
-    pub fn list_space_files<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListSpaceFilesRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::File>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_space_files(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListSpaceFilesRequest,
+            ::apigen_runtime::Page<::docs_api_types::File>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1567,23 +1545,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getSpaceFile` (`GET /v1/spaces/{spaceId}/content/files/{fileId}`) with `handler`: Get a file of the content of a space.
     #[must_use]
-    pub fn get_space_file<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetSpaceFileRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::File,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_space_file(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetSpaceFileRequest,
+            ::docs_api_types::File,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1596,23 +1569,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listSpaceFileBacklinks` (`GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks`) with `handler`: List the places that link to a file of a space.
     #[must_use]
-    pub fn list_space_file_backlinks<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListSpaceFileBacklinksRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::Backlink>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_space_file_backlinks(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListSpaceFileBacklinksRequest,
+            ::apigen_runtime::Page<::docs_api_types::Backlink>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1625,23 +1593,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getSpacePage` (`GET /v1/spaces/{spaceId}/content/page/{pageId}`) with `handler`: Get a page of the content of a space.
     #[must_use]
-    pub fn get_space_page<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetSpacePageRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Page,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_space_page(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetSpacePageRequest,
+            ::docs_api_types::Page,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1654,23 +1617,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listSpacePageLinks` (`GET /v1/spaces/{spaceId}/content/page/{pageId}/links`) with `handler`: List the links of a page of a space, with their status.
     #[must_use]
-    pub fn list_space_page_links<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListSpacePageLinksRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::LinkReportList,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_space_page_links(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListSpacePageLinksRequest,
+            ::docs_api_types::LinkReportList,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1683,23 +1641,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getChangeRequestContent` (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content`) with `handler`: Get the revision of the content of a change request.
     #[must_use]
-    pub fn get_change_request_content<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetChangeRequestContentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Revision,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_change_request_content(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetChangeRequestContentRequest,
+            ::docs_api_types::Revision,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1712,23 +1665,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listChangeRequestPages` (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages`) with `handler`: List the pages of the content of a change request.
     #[must_use]
-    pub fn list_change_request_pages<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListChangeRequestPagesRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::PageList,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_change_request_pages(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListChangeRequestPagesRequest,
+            ::docs_api_types::PageList,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1741,23 +1689,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listChangeRequestFiles` (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files`) with `handler`: List the files of the content of a change request.
     #[must_use]
-    pub fn list_change_request_files<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListChangeRequestFilesRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::File>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_change_request_files(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListChangeRequestFilesRequest,
+            ::apigen_runtime::Page<::docs_api_types::File>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1770,23 +1713,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getChangeRequestFile` (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}`) with `handler`: Get a file of the content of a change request.
     #[must_use]
-    pub fn get_change_request_file<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetChangeRequestFileRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::File,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_change_request_file(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetChangeRequestFileRequest,
+            ::docs_api_types::File,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1799,23 +1737,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listChangeRequestFileBacklinks` (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks`) with `handler`: List the places that link to a file of a change request.
     #[must_use]
-    pub fn list_change_request_file_backlinks<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListChangeRequestFileBacklinksRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::Backlink>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_change_request_file_backlinks(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListChangeRequestFileBacklinksRequest,
+            ::apigen_runtime::Page<::docs_api_types::Backlink>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1828,23 +1761,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getChangeRequestPage` (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}`) with `handler`: Get a page of the content of a change request.
     #[must_use]
-    pub fn get_change_request_page<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetChangeRequestPageRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Page,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_change_request_page(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetChangeRequestPageRequest,
+            ::docs_api_types::Page,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1857,23 +1785,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listChangeRequestPageLinks` (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links`) with `handler`: List the links of a page of a change request, with their status.
     #[must_use]
-    pub fn list_change_request_page_links<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListChangeRequestPageLinksRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::LinkReportList,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_change_request_page_links(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListChangeRequestPageLinksRequest,
+            ::docs_api_types::LinkReportList,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,

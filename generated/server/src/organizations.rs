@@ -632,23 +632,18 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listOrganizations` (`GET /v1/orgs`) with `handler`: List the organizations of the caller.
     #[must_use]
-    pub fn list_organizations<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListOrganizationsRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::Organization>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_organizations(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListOrganizationsRequest,
+            ::apigen_runtime::Page<::docs_api_types::Organization>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -661,23 +656,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getOrganization` (`GET /v1/orgs/{organizationId}`) with `handler`: Get an organization.
     #[must_use]
-    pub fn get_organization<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetOrganizationRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Organization,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_organization(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetOrganizationRequest,
+            ::docs_api_types::Organization,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -690,23 +680,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `updateOrganization` (`PATCH /v1/orgs/{organizationId}`) with `handler`: Update an organization.
     #[must_use]
-    pub fn update_organization<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                UpdateOrganizationRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::UpdateOrganizationAnswer,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn update_organization(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            UpdateOrganizationRequest,
+            ::docs_api_types::UpdateOrganizationAnswer,
+        >,
+    ) -> Self {
         fn answer(
             value: ::docs_api_types::UpdateOrganizationAnswer,
             _: u16,
@@ -736,20 +721,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `deleteOrganizationInviteLink` (`DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}`) with `handler`: Delete an invite link of an organization.
     #[must_use]
-    pub fn delete_organization_invite_link<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                DeleteOrganizationInviteLinkRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn delete_organization_invite_link(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            DeleteOrganizationInviteLinkRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -762,20 +745,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `joinOrganization` (`POST /v1/orgs/{organizationId}/join`) with `handler`: Join an organization as the calling user.
     #[must_use]
-    pub fn join_organization<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                JoinOrganizationRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn join_organization(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            JoinOrganizationRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -788,23 +769,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `searchOrganizationContent` (`GET /v1/orgs/{organizationId}/search`) with `handler`: Search the content of an organization.
     #[must_use]
-    pub fn search_organization_content<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                SearchOrganizationContentRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn search_organization_content(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            SearchOrganizationContentRequest,
+            ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -817,23 +793,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getOrganizationAgentInstructions` (`GET /v1/orgs/{organizationId}/agent-instructions`) with `handler`: Get the agent instructions of an organization.
     #[must_use]
-    pub fn get_organization_agent_instructions<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetOrganizationAgentInstructionsRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::OrganizationAgentInstructions,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_organization_agent_instructions(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetOrganizationAgentInstructionsRequest,
+            ::docs_api_types::OrganizationAgentInstructions,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -846,23 +817,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `updateOrganizationAgentInstructions` (`PUT /v1/orgs/{organizationId}/agent-instructions`) with `handler`: Replace the agent instructions of an organization.
     #[must_use]
-    pub fn update_organization_agent_instructions<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                UpdateOrganizationAgentInstructionsRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn update_organization_agent_instructions(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            UpdateOrganizationAgentInstructionsRequest,
+            ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
+        >,
+    ) -> Self {
         fn answer(
             value: ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
             _: u16,
@@ -892,23 +858,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listOrganizationsByEmailDomain` (`GET /v1/email-domains/{emailDomain}/orgs`) with `handler`: List the organizations that users of an email domain may join.
     #[must_use]
-    pub fn list_organizations_by_email_domain<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListOrganizationsByEmailDomainRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::EmailDomainOrganizations,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_organizations_by_email_domain(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListOrganizationsByEmailDomainRequest,
+            ::docs_api_types::EmailDomainOrganizations,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,

@@ -110,17 +110,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
@@ -128,17 +121,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
@@ -146,17 +134,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
@@ -164,17 +145,13 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "PATCH",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}",
-        select: &[],
         status: 200u16,
         also: &[204u16],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
@@ -182,17 +159,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
@@ -200,17 +170,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
@@ -218,17 +181,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
@@ -236,17 +192,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "GET",
         path: "/v1/orgs/{organizationId}/change-requests",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
@@ -254,17 +203,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "GET",
         path: "/v1/collections/{collectionId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
@@ -272,17 +214,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "DELETE",
         path: "/v1/collections/{collectionId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
@@ -290,17 +224,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "PATCH",
         path: "/v1/collections/{collectionId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
@@ -308,17 +237,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "GET",
         path: "/v1/collections/{collectionId}/spaces",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
@@ -326,17 +248,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "POST",
         path: "/v1/collections/{collectionId}/move",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
@@ -344,17 +261,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "POST",
         path: "/v1/collections/{collectionId}/transfer",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
@@ -362,17 +274,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "GET",
         path: "/v1/orgs/{organizationId}/collections",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
@@ -380,17 +285,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "POST",
         path: "/v1/orgs/{organizationId}/collections",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -398,17 +298,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "GET",
         path: "/v1/spaces/{spaceId}/comments",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -416,17 +309,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "POST",
         path: "/v1/spaces/{spaceId}/comments",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -434,17 +322,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "GET",
         path: "/v1/spaces/{spaceId}/comments/{commentId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -452,17 +333,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "PUT",
         path: "/v1/spaces/{spaceId}/comments/{commentId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -470,17 +346,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "DELETE",
         path: "/v1/spaces/{spaceId}/comments/{commentId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -488,17 +356,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "POST",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -506,17 +369,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "GET",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -524,17 +380,13 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "PUT",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
-        select: &[],
         status: 200u16,
         also: &[204u16],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -542,17 +394,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "DELETE",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -560,17 +404,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "GET",
         path: "/v1/spaces/{spaceId}/commenters",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -578,17 +415,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -596,17 +426,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -614,17 +439,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -632,17 +450,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "PUT",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -650,17 +463,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "DELETE",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -668,17 +473,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
@@ -686,17 +486,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -704,17 +497,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/search",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -722,17 +508,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/content",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -740,17 +519,11 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "POST",
         path: "/v1/spaces/{spaceId}/content/template",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -758,17 +531,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/pages",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -776,17 +542,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/files",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -794,17 +553,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/files/{fileId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -812,17 +564,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -830,17 +575,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/page/{pageId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -848,17 +586,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/page/{pageId}/links",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -866,17 +597,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -884,17 +608,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -902,17 +619,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -920,17 +630,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -938,17 +641,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -956,17 +652,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
@@ -974,17 +663,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
@@ -992,17 +674,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         method: "GET",
         path: "/v1/orgs/{organizationId}/conversations-clusters",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1010,17 +685,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         method: "GET",
         path: "/v1/orgs/{organizationId}/conversations",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1028,17 +696,11 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         method: "POST",
         path: "/v1/orgs/{organizationId}/conversations",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1046,17 +708,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         method: "GET",
         path: "/v1/orgs/{organizationId}/conversations-issues",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1064,17 +719,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         method: "GET",
         path: "/v1/orgs/{organizationId}/conversations-issues/{issueId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1082,17 +730,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         method: "GET",
         path: "/v1/orgs/{organizationId}/conversations/{conversationId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "git")]
     ::apigen_runtime::server::OperationInfo {
@@ -1100,17 +741,11 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "git",
         method: "POST",
         path: "/v1/spaces/{spaceId}/git/import",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "git")]
     ::apigen_runtime::server::OperationInfo {
@@ -1118,17 +753,11 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "git",
         method: "POST",
         path: "/v1/spaces/{spaceId}/git/export",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "git")]
     ::apigen_runtime::server::OperationInfo {
@@ -1136,17 +765,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "git",
         method: "GET",
         path: "/v1/spaces/{spaceId}/git/info",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "git")]
     ::apigen_runtime::server::OperationInfo {
@@ -1154,17 +776,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "git",
         method: "DELETE",
         path: "/v1/spaces/{spaceId}/git/legacy-installation",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1172,17 +786,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "GET",
         path: "/v1/integrations",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1190,17 +797,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "GET",
         path: "/v1/integrations/{integrationName}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1208,17 +808,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "POST",
         path: "/v1/integrations/{integrationName}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1226,17 +821,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "DELETE",
         path: "/v1/integrations/{integrationName}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1244,17 +831,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "GET",
         path: "/v1/integrations/{integrationName}/installations",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1262,17 +842,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "POST",
         path: "/v1/integrations/{integrationName}/installations",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1280,17 +855,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "GET",
         path: "/v1/integrations/{integrationName}/events",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1298,17 +866,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "GET",
         path: "/v1/integrations/{integrationName}/events/{eventId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1316,17 +877,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "GET",
         path: "/v1/integrations/{integrationName}/spaces",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1334,17 +888,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "GET",
         path: "/v1/integrations/{integrationName}/sites",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1352,17 +899,11 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "PUT",
         path: "/v1/integrations/{integrationName}/dev",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
@@ -1370,17 +911,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "GET",
         path: "/v1/orgs/{organizationId}/members",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
@@ -1388,17 +922,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "GET",
         path: "/v1/orgs/{organizationId}/members/{userId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
@@ -1406,17 +933,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/members/{userId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
@@ -1424,17 +943,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/members/{userId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
@@ -1442,17 +956,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "POST",
         path: "/v1/orgs/{organizationId}/ping",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
@@ -1460,17 +967,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "POST",
         path: "/v1/orgs/{organizationId}/members/{userId}/sso",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
@@ -1478,17 +978,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "GET",
         path: "/v1/orgs/{organizationId}/members/{userId}/spaces",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
@@ -1496,17 +989,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "GET",
         path: "/v1/orgs/{organizationId}/members/{userId}/teams",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
@@ -1514,17 +1000,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "openapi-specs",
         method: "GET",
         path: "/v1/orgs/{organizationId}/openapi",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
@@ -1532,17 +1011,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "openapi-specs",
         method: "POST",
         path: "/v1/orgs/{organizationId}/openapi",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
@@ -1550,17 +1024,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "openapi-specs",
         method: "GET",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
@@ -1568,17 +1035,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "openapi-specs",
         method: "PUT",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
@@ -1586,17 +1048,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "openapi-specs",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
@@ -1604,17 +1058,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "openapi-specs",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1622,17 +1071,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "GET",
         path: "/v1/orgs",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1640,17 +1082,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "GET",
         path: "/v1/orgs/{organizationId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1658,17 +1093,13 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}",
-        select: &[],
         status: 200u16,
         also: &[204u16],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1676,17 +1107,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/link-invites/{inviteId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1694,17 +1117,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "POST",
         path: "/v1/orgs/{organizationId}/join",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1712,17 +1127,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "GET",
         path: "/v1/orgs/{organizationId}/search",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1730,17 +1138,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "GET",
         path: "/v1/orgs/{organizationId}/agent-instructions",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1748,17 +1149,13 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "PUT",
         path: "/v1/orgs/{organizationId}/agent-instructions",
-        select: &[],
         status: 200u16,
         also: &[204u16],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
@@ -1766,17 +1163,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "GET",
         path: "/v1/email-domains/{emailDomain}/orgs",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1784,17 +1174,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1802,17 +1185,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1820,17 +1198,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1838,17 +1208,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1856,17 +1221,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1874,17 +1234,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1892,17 +1245,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1910,17 +1258,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1928,17 +1268,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1946,17 +1281,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1964,17 +1294,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -1982,17 +1305,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -2000,17 +1318,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -2018,17 +1328,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -2036,17 +1341,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -2054,17 +1354,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
@@ -2072,17 +1364,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
@@ -2090,17 +1377,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
@@ -2108,17 +1388,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
@@ -2126,17 +1401,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
@@ -2144,17 +1412,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/sites/{siteId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
@@ -2162,17 +1422,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
@@ -2180,17 +1435,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
@@ -2198,17 +1446,13 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "PUT",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema",
-        select: &[],
         status: 200u16,
         also: &[204u16],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
@@ -2216,17 +1460,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
@@ -2234,17 +1471,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/published",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
@@ -2252,17 +1482,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/publish",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
@@ -2270,17 +1493,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "GET",
         path: "/v1/spaces/{spaceId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
@@ -2288,17 +1504,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "DELETE",
         path: "/v1/spaces/{spaceId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
@@ -2306,17 +1514,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "PATCH",
         path: "/v1/spaces/{spaceId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
@@ -2324,17 +1527,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "POST",
         path: "/v1/spaces/{spaceId}/duplicate",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
@@ -2342,17 +1538,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "POST",
         path: "/v1/spaces/{spaceId}/restore",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
@@ -2360,17 +1549,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "POST",
         path: "/v1/spaces/{spaceId}/move",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
@@ -2378,17 +1562,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "POST",
         path: "/v1/spaces/{spaceId}/transfer",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
@@ -2396,17 +1575,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "GET",
         path: "/v1/spaces/{spaceId}/links",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
@@ -2414,17 +1586,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sso",
         method: "GET",
         path: "/v1/orgs/{organizationId}/saml",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
@@ -2432,17 +1597,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sso",
         method: "POST",
         path: "/v1/orgs/{organizationId}/saml",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
@@ -2450,17 +1610,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sso",
         method: "GET",
         path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
@@ -2468,17 +1621,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sso",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
@@ -2486,17 +1631,13 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sso",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
-        select: &[],
         status: 200u16,
         also: &[204u16],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
@@ -2504,17 +1645,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sso",
         method: "GET",
         path: "/v1/orgs/{organizationId}/sso",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "teams")]
     ::apigen_runtime::server::OperationInfo {
@@ -2522,17 +1656,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "teams",
         method: "GET",
         path: "/v1/orgs/{organizationId}/teams",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "teams")]
     ::apigen_runtime::server::OperationInfo {
@@ -2540,17 +1667,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "teams",
         method: "PUT",
         path: "/v1/orgs/{organizationId}/teams",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "teams")]
     ::apigen_runtime::server::OperationInfo {
@@ -2558,17 +1680,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "teams",
         method: "GET",
         path: "/v1/orgs/{organizationId}/teams/{teamId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "teams")]
     ::apigen_runtime::server::OperationInfo {
@@ -2576,17 +1691,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "teams",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/teams/{teamId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "teams")]
     ::apigen_runtime::server::OperationInfo {
@@ -2594,17 +1701,13 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "teams",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/teams/{teamId}",
-        select: &[],
         status: 200u16,
         also: &[204u16],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
@@ -2612,17 +1715,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "translations",
         method: "GET",
         path: "/v1/orgs/{organizationId}/translations",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
@@ -2630,17 +1726,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "translations",
         method: "POST",
         path: "/v1/orgs/{organizationId}/translations",
-        select: &[],
         status: 201u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
@@ -2648,17 +1739,10 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "translations",
         method: "GET",
         path: "/v1/orgs/{organizationId}/translations/{translationId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
@@ -2666,17 +1750,12 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "translations",
         method: "PUT",
         path: "/v1/orgs/{organizationId}/translations/{translationId}",
-        select: &[],
         status: 200u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
         produces: &["application/json"],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
@@ -2684,17 +1763,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "translations",
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/translations/{translationId}",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
@@ -2702,17 +1773,9 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "translations",
         method: "POST",
         path: "/v1/orgs/{organizationId}/translations/{translationId}/run",
-        select: &[],
         status: 204u16,
-        also: &[],
-        public: false,
         auth: &[&[SCHEMES[0usize]]],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: ::core::option::Option::None,
+        ..::apigen_runtime::server::OperationInfo::BASE
     },
 ];
 /// The router serving every operation with `service`, with the default settings.

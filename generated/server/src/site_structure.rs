@@ -1444,23 +1444,18 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listSiteSections` (`GET /v1/orgs/{organizationId}/sites/{siteId}/sections`) with `handler`: List the sections of a site.
     #[must_use]
-    pub fn list_site_sections<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListSiteSectionsRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_site_sections(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListSiteSectionsRequest,
+            ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1473,23 +1468,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `createSiteSection` (`POST /v1/orgs/{organizationId}/sites/{siteId}/sections`) with `handler`: Create a section in a site.
     #[must_use]
-    pub fn create_site_section<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                CreateSiteSectionRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::SiteSection,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn create_site_section(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            CreateSiteSectionRequest,
+            ::docs_api_types::SiteSection,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1502,20 +1492,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `deleteSiteSection` (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}`) with `handler`: Delete a section of a site.
     #[must_use]
-    pub fn delete_site_section<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                DeleteSiteSectionRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn delete_site_section(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            DeleteSiteSectionRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1528,23 +1516,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `updateSiteSection` (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}`) with `handler`: Update a section of a site.
     #[must_use]
-    pub fn update_site_section<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                UpdateSiteSectionRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::SiteSection,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn update_site_section(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            UpdateSiteSectionRequest,
+            ::docs_api_types::SiteSection,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1557,23 +1540,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `moveSiteSection` (`POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move`) with `handler`: Move a section of a site to another position among its siblings.
     #[must_use]
-    pub fn move_site_section<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                MoveSiteSectionRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::SiteSection,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn move_site_section(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            MoveSiteSectionRequest,
+            ::docs_api_types::SiteSection,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1586,23 +1564,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listSiteSpaces` (`GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces`) with `handler`: List the site spaces of a site.
     #[must_use]
-    pub fn list_site_spaces<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListSiteSpacesRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_site_spaces(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListSiteSpacesRequest,
+            ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1615,23 +1588,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `createSiteSpace` (`POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces`) with `handler`: Add a space to a site as a site space.
     #[must_use]
-    pub fn create_site_space<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                CreateSiteSpaceRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::SiteSpace,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn create_site_space(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            CreateSiteSpaceRequest,
+            ::docs_api_types::SiteSpace,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1644,20 +1612,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `deleteSiteSpace` (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}`) with `handler`: Remove a site space from a site.
     #[must_use]
-    pub fn delete_site_space<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                DeleteSiteSpaceRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn delete_site_space(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            DeleteSiteSpaceRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1670,23 +1636,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `updateSiteSpace` (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}`) with `handler`: Update a site space.
     #[must_use]
-    pub fn update_site_space<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                UpdateSiteSpaceRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::SiteSpace,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn update_site_space(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            UpdateSiteSpaceRequest,
+            ::docs_api_types::SiteSpace,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1699,23 +1660,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `moveSiteSpace` (`POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move`) with `handler`: Move a site space to another position among its siblings.
     #[must_use]
-    pub fn move_site_space<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                MoveSiteSpaceRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::SiteSpace,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn move_site_space(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            MoveSiteSpaceRequest,
+            ::docs_api_types::SiteSpace,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1728,23 +1684,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `listSiteSectionGroups` (`GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups`) with `handler`: List the section groups of a site.
     #[must_use]
-    pub fn list_site_section_groups<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListSiteSectionGroupsRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_site_section_groups(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListSiteSectionGroupsRequest,
+            ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1757,23 +1708,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `createSiteSectionGroup` (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups`) with `handler`: Create a section group in a site.
     #[must_use]
-    pub fn create_site_section_group<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                CreateSiteSectionGroupRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::SiteSectionGroup,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn create_site_section_group(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            CreateSiteSectionGroupRequest,
+            ::docs_api_types::SiteSectionGroup,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1786,20 +1732,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `deleteSiteSectionGroup` (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}`) with `handler`: Delete a section group of a site.
     #[must_use]
-    pub fn delete_site_section_group<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                DeleteSiteSectionGroupRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn delete_site_section_group(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            DeleteSiteSectionGroupRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1812,23 +1756,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `updateSiteSectionGroup` (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}`) with `handler`: Update a section group of a site.
     #[must_use]
-    pub fn update_site_section_group<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                UpdateSiteSectionGroupRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::SiteSectionGroup,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn update_site_section_group(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            UpdateSiteSectionGroupRequest,
+            ::docs_api_types::SiteSectionGroup,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1841,23 +1780,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `addSiteSectionGroupSection` (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections`) with `handler`: Add a section to a section group.
     #[must_use]
-    pub fn add_site_section_group_section<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                AddSiteSectionGroupSectionRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::SiteSectionGroup,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn add_site_section_group_section(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            AddSiteSectionGroupSectionRequest,
+            ::docs_api_types::SiteSectionGroup,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1870,20 +1804,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `removeSiteSectionGroupSection` (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}`) with `handler`: Remove a section from a section group.
     #[must_use]
-    pub fn remove_site_section_group_section<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                RemoveSiteSectionGroupSectionRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn remove_site_section_group_section(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            RemoveSiteSectionGroupSectionRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -1896,23 +1828,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `moveSiteSectionGroup` (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move`) with `handler`: Move a section group to another position.
     #[must_use]
-    pub fn move_site_section_group<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                MoveSiteSectionGroupRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::SiteSectionGroup,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn move_site_section_group(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            MoveSiteSectionGroupRequest,
+            ::docs_api_types::SiteSectionGroup,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,

@@ -374,23 +374,18 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listOrganizationTeams` (`GET /v1/orgs/{organizationId}/teams`) with `handler`: List the teams of an organization.
     #[must_use]
-    pub fn list_organization_teams<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                ListOrganizationTeamsRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::Team>,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn list_organization_teams(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            ListOrganizationTeamsRequest,
+            ::apigen_runtime::Page<::docs_api_types::Team>,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -403,23 +398,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `createOrganizationTeam` (`PUT /v1/orgs/{organizationId}/teams`) with `handler`: Create a team in an organization.
     #[must_use]
-    pub fn create_organization_team<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                CreateOrganizationTeamRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Team,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn create_organization_team(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            CreateOrganizationTeamRequest,
+            ::docs_api_types::Team,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -432,23 +422,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `getOrganizationTeam` (`GET /v1/orgs/{organizationId}/teams/{teamId}`) with `handler`: Get a team of an organization.
     #[must_use]
-    pub fn get_organization_team<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                GetOrganizationTeamRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::Team,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn get_organization_team(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            GetOrganizationTeamRequest,
+            ::docs_api_types::Team,
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -461,20 +446,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `deleteOrganizationTeam` (`DELETE /v1/orgs/{organizationId}/teams/{teamId}`) with `handler`: Delete a team of an organization.
     #[must_use]
-    pub fn delete_organization_team<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                DeleteOrganizationTeamRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn delete_organization_team(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            DeleteOrganizationTeamRequest,
+            (),
+        >,
+    ) -> Self {
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
@@ -487,23 +470,18 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     }
     /// Serves `updateOrganizationTeam` (`PATCH /v1/orgs/{organizationId}/teams/{teamId}`) with `handler`: Update a team of an organization.
     #[must_use]
-    pub fn update_organization_team<F, Fut>(mut self, handler: F) -> Self
-    where
-        F: ::core::ops::Fn(
-                ::std::sync::Arc<S>,
-                ::apigen_runtime::server::Context<
-                    S::Principal,
-                    ::apigen_runtime::server::OnlyStatus,
-                >,
-                UpdateOrganizationTeamRequest,
-            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
-        Fut: ::core::future::Future<
-                Output = ::core::result::Result<
-                    ::docs_api_types::UpdateOrganizationTeamAnswer,
-                    ::apigen_runtime::server::ApiError,
-                >,
-            > + ::core::marker::Send + 'static,
-    {
+    pub fn update_organization_team(
+        mut self,
+        handler: impl ::apigen_runtime::server::Handler<
+            S,
+            ::apigen_runtime::server::Context<
+                S::Principal,
+                ::apigen_runtime::server::OnlyStatus,
+            >,
+            UpdateOrganizationTeamRequest,
+            ::docs_api_types::UpdateOrganizationTeamAnswer,
+        >,
+    ) -> Self {
         fn answer(
             value: ::docs_api_types::UpdateOrganizationTeamAnswer,
             _: u16,

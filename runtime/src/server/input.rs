@@ -1040,3 +1040,24 @@ mod tests {
         assert!(form("a=1&&b=2&").with_max_form_fields(2).finish().is_ok(), "empty pieces are no fields");
     }
 }
+
+/// The request of an operation without parameters or body: the generated `<Operation>Request`
+/// of such an operation names it, so that each does not repeat its parser.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NoParams {}
+
+impl NoParams {
+    /// Reads the request: a query parameter or a body it does not take is refused (400).
+    pub fn from_input(input: &mut Input) -> Result<Self, ApiError> {
+        input.finish()?;
+        Ok(NoParams {})
+    }
+}
+
+impl serde::Serialize for NoParams {
+    /// An empty object, as the request of an operation with parameters writes them.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        serializer.serialize_map(Some(0))?.end()
+    }
+}

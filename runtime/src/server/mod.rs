@@ -57,11 +57,11 @@ pub use dispatch::{Piece, Selector};
 pub use docs::{REDOC_JS, docs_router};
 pub use error::ApiError;
 pub(crate) use error::too_large;
-pub use input::Input;
+pub use input::{Input, NoParams};
 pub use mock::{MockAnswer, MockCall, MockPrincipal, MockService};
 pub use routes::{
-    Access, Answer, Authenticated, MissingOperations, Public, Refused, Reply, Routes, download, empty, json, reject,
-    text,
+    Access, Answer, Authenticated, Handler, MissingOperations, Public, Refused, Reply, Routes, download, empty, json,
+    reject, text,
 };
 
 use axum::http::{HeaderValue, StatusCode, header};
@@ -142,6 +142,30 @@ pub struct OperationInfo {
     /// For an operation paged by the `Link` header, the query parameter taking the cursor:
     /// the router writes the next page's link from `Context::set_next_page`.
     pub link_cursor: Option<&'static str>,
+}
+
+impl OperationInfo {
+    /// What an operation has unless its entry says otherwise: `GET /`, answering 200, no
+    /// selectors, no other status, authenticated by no scheme, no body, no media types, no
+    /// required header, no `Link` paging. Generated entries give their own values and take
+    /// the rest from it.
+    pub const BASE: OperationInfo = OperationInfo {
+        name: "",
+        tag: "",
+        method: "GET",
+        path: "/",
+        select: &[],
+        status: 200,
+        also: &[],
+        public: false,
+        auth: &[],
+        has_body: false,
+        consumes: &[],
+        produces: &[],
+        streams: false,
+        headers: &[],
+        link_cursor: None,
+    };
 }
 
 pub use axum;

@@ -35,7 +35,7 @@ pub type Reply = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
 
 /// An operation's handler, as the router holds it: parses the [`Input`], calls the service's
 /// function and answers. The principal is `None` on public operations.
-type Handler<P> = Arc<dyn Fn(Input, Context<Option<P>>) -> Reply + Send + Sync>;
+type Erased<P> = Arc<dyn Fn(Input, Context<Option<P>>) -> Reply + Send + Sync>;
 
 /// Who may call an operation, chosen by generated code: [`Authenticated`] or [`Public`].
 pub trait Access<P>: Copy + Send + Sync + 'static {
@@ -127,6 +127,23 @@ impl fmt::Display for MissingOperations {
 
 impl std::error::Error for MissingOperations {}
 
+/// A handler of one operation: an `async` function (or closure) of the service, the call's
+/// [`Context`] `C` and the operation's request `R`, answering its response `T` or an
+/// [`ApiError`]. Implemented for every such function; the generated `RouterBuilder`'s setters
+/// take one.
+pub trait Handler<S, C, R, T>: Fn(Arc<S>, C, R) -> Self::Future + Send + Sync + 'static {
+    /// The future the handler returns.
+    type Future: Future<Output = Result<T, ApiError>> + Send + 'static;
+}
+
+impl<S, C, R, T, F, Fut> Handler<S, C, R, T> for F
+where
+    F: Fn(Arc<S>, C, R) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<T, ApiError>> + Send + 'static,
+{
+    type Future = Fut;
+}
+
 /// The operations of a generated server and the handlers a service set for them.
 #[doc(hidden)] // Generated code names it through `codegen`.
 pub struct Routes<S: Authenticator> {
@@ -135,7 +152,7 @@ pub struct Routes<S: Authenticator> {
     /// The index of each operation in `operations`, by name.
     by_name: BTreeMap<&'static str, usize>,
     errors: &'static ErrorShape,
-    handlers: Vec<Option<Handler<S::Principal>>>,
+    handlers: Vec<Option<Erased<S::Principal>>>,
     config: ServerConfig,
 }
 
@@ -287,7 +304,7 @@ struct Endpoint<P> {
     info: &'static OperationInfo,
     /// `info.path`, parsed once.
     route: dispatch::Route,
-    handler: Handler<P>,
+    handler: Erased<P>,
 }
 
 /// The methods of one axum route, each trying its operations most specific first; 405 with

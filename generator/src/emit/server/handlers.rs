@@ -61,14 +61,10 @@ impl ServerEmitter<'_> {
         quote! {
             #docs
             #[must_use]
-            pub fn #method<F, Fut>(mut self, handler: F) -> Self
-            where
-                F: ::core::ops::Fn(::std::sync::Arc<S>, #context, #request) -> Fut
-                    + ::core::marker::Send + ::core::marker::Sync + 'static,
-                Fut: ::core::future::Future<
-                    Output = ::core::result::Result<#response, ::apigen_runtime::server::ApiError>,
-                > + ::core::marker::Send + 'static,
-            {
+            pub fn #method(
+                mut self,
+                handler: impl ::apigen_runtime::server::Handler<S, #context, #request, #response>,
+            ) -> Self {
                 #answer_fn
                 self.routes.set(#access, #name, #request::from_input, #answer, handler);
                 self

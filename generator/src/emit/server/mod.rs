@@ -253,40 +253,66 @@ fn set_from_trait(api: &Api, op: &Operation) -> TokenStream {
     }
 }
 
-/// An operation's entry in `OPERATIONS`.
+/// An operation's entry in `OPERATIONS`: its name, tag, method, path and status, and what
+/// differs from `OperationInfo::BASE` (no selectors, other statuses, schemes, body, media
+/// types, required headers or `Link` paging).
 fn operation_info(api: &Api, op: &Operation) -> TokenStream {
     let (name, tag, method, path, status) = (&op.name, &op.tag, op.method.as_str(), &op.path.raw, op.response.status);
+    let mut fields = vec![quote!(name: #name), quote!(tag: #tag), quote!(method: #method), quote!(path: #path)];
+    if !op.select.is_empty() {
+        let select = selectors(&op.select);
+        fields.push(quote!(select: #select));
+    }
+    fields.push(quote!(status: #status));
     let also: Vec<u16> = op.response.statuses().skip(1).collect();
-    let (public, has_body) = (op.auth.is_public(), op.body.is_some());
-    let consumes: Vec<&String> = op.body.iter().flat_map(|b| &b.media_types).collect();
+    if !also.is_empty() {
+        fields.push(quote!(also: &[#(#also),*]));
+    }
+    if op.auth.is_public() {
+        fields.push(quote!(public: true));
+    }
+    let auth: Vec<TokenStream> = op
+        .auth
+        .alternatives()
+        .iter()
+        .map(|set| {
+            let schemes = set.iter().map(|name| {
+                let index = api.auth_schemes.iter().position(|s| &s.name == name).expect("lowered scheme");
+                quote!(SCHEMES[#index])
+            });
+            quote!(&[#(#schemes),*])
+        })
+        .collect();
+    if !auth.is_empty() {
+        fields.push(quote!(auth: &[#(#auth),*]));
+    }
+    if let Some(body) = &op.body {
+        let consumes = &body.media_types;
+        fields.push(quote!(has_body: true));
+        fields.push(quote!(consumes: &[#(#consumes),*]));
+    }
     let produces = &op.response.media_types;
-    let streams = op.server.streams_body;
-    let required = op.response.headers.iter().filter(|h| h.required).map(|h| &h.wire);
-    let link_cursor = match op.pagination.as_ref().filter(|p| p.style == crate::model::PageStyle::Link) {
-        Some(pagination) => {
-            let cursor = &pagination.cursor;
-            quote!(::core::option::Option::Some(#cursor))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let auth = op.auth.alternatives().iter().map(|set| {
-        let schemes = set.iter().map(|name| {
-            let index = api.auth_schemes.iter().position(|s| &s.name == name).expect("lowered scheme");
-            quote!(SCHEMES[#index])
-        });
-        quote!(&[#(#schemes),*])
-    });
+    if !produces.is_empty() {
+        fields.push(quote!(produces: &[#(#produces),*]));
+    }
+    if op.server.streams_body {
+        fields.push(quote!(streams: true));
+    }
+    let required: Vec<&String> = op.response.headers.iter().filter(|h| h.required).map(|h| &h.wire).collect();
+    if !required.is_empty() {
+        fields.push(quote!(headers: &[#(#required),*]));
+    }
+    if let Some(pagination) = op.pagination.as_ref().filter(|p| p.style == crate::model::PageStyle::Link) {
+        let cursor = &pagination.cursor;
+        fields.push(quote!(link_cursor: ::core::option::Option::Some(#cursor)));
+    }
     let cfg = features::cfg_group(api.tag_of(op));
     // The runtime parses the path template into its segments once, when it builds the router.
-    let select = selectors(&op.select);
     quote! {
         #cfg
         ::apigen_runtime::server::OperationInfo {
-            name: #name, tag: #tag, method: #method, path: #path, select: #select,
-            status: #status,
-            also: &[#(#also),*], public: #public, auth: &[#(#auth),*], has_body: #has_body,
-            consumes: &[#(#consumes),*], produces: &[#(#produces),*], streams: #streams,
-            headers: &[#(#required),*], link_cursor: #link_cursor,
+            #(#fields,)*
+            ..::apigen_runtime::server::OperationInfo::BASE
         }
     }
 }

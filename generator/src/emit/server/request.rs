@@ -12,6 +12,20 @@ use quote::quote;
 impl ServerEmitter<'_> {
     pub(super) fn request(&self, op: &Operation) -> TokenStream {
         let name = ident(&op.names.request);
+        if op.params.is_empty() && op.body.is_none() {
+            // Nothing of its own to read: the runtime's request without parameters.
+            let docs = doc(&format!(
+                "The request of `{}` (`{} {}`): {}\n\nIt has no parameters and no body.",
+                op.name,
+                op.method.as_str(),
+                op.path.raw,
+                op.summary
+            ));
+            return quote! {
+                #docs
+                pub type #name = ::apigen_runtime::server::NoParams;
+            };
+        }
         let mut fields = Vec::new();
         for param in &op.params {
             let field = ident(&param.rust);
