@@ -492,12 +492,9 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSpaceChangeRequestsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
+    >;
     /// Create a change request in a space.
     ///
     /// `POST /v1/spaces/{spaceId}/change-requests` answers 201 with `ChangeRequest`.
@@ -516,12 +513,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateSpaceChangeRequestRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequest,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest>;
     /// Get a change request.
     ///
     /// Fails when the change request could not be found (Part A §7).
@@ -549,12 +541,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetChangeRequestRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequest,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest>;
     /// Update a change request.
     ///
     /// Changes the fields given; omitted fields stay as they are. With `status`, the change
@@ -588,12 +575,9 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateChangeRequestRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateChangeRequestAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateChangeRequestAnswer,
+    >;
     /// Merge a change request into the main content of its space.
     ///
     /// Answers `{ revision, result }`: `result` is `merge` when merged, and once merged
@@ -627,12 +611,9 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: MergeChangeRequestRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequestMergeResult,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::ChangeRequestMergeResult,
+    >;
     /// Bring a change request up to date with the main content.
     ///
     /// Keeps the status unchanged and answers `{ revision, result }`, `result` being `update` when brought up to date (Part B §3.1); another value (such as `conflicts`) tells another outcome.
@@ -658,12 +639,9 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateChangeRequestFromMainRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequestUpdateResult,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::ChangeRequestUpdateResult,
+    >;
     /// Generate a PDF of a change request.
     ///
     /// Answers the URL of the PDF; optionally of one page only. The names of the two query parameters are not shown.
@@ -686,12 +664,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetChangeRequestPdfRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequestPdf,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequestPdf>;
     /// List the change requests of an organization.
     ///
     /// Takes the same filters as the space list; the names of the filters are not shown.
@@ -714,12 +687,9 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationChangeRequestsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
+    >;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listSpaceChangeRequests` (`GET /v1/spaces/{spaceId}/change-requests`) with `handler`: List the change requests of a space.

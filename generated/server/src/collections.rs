@@ -348,12 +348,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// Delete a collection.
     ///
     /// Succeeds with no content also when the collection did not exist (Part A §7).
@@ -368,9 +363,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a collection.
     ///
     /// Changes the fields given; omitted fields stay as they are.
@@ -385,12 +378,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// List the spaces of a collection.
     ///
     /// `GET /v1/collections/{collectionId}/spaces` answers 200 with a page of `Space`.
@@ -403,12 +391,9 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListCollectionSpacesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Space>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Space>,
+    >;
     /// Move a collection under another parent, or to another position among its siblings.
     ///
     /// `POST /v1/collections/{collectionId}/move` answers 200 with `Collection`.
@@ -421,12 +406,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: MoveCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// Transfer a collection to another organization.
     ///
     /// `POST /v1/collections/{collectionId}/transfer` answers 200 with `Collection`.
@@ -439,12 +419,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: TransferCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// List the collections of an organization.
     ///
     /// `GET /v1/orgs/{organizationId}/collections` answers 200 with a page of `Collection`.
@@ -457,12 +432,9 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationCollectionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Collection>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Collection>,
+    >;
     /// Create a collection in an organization.
     ///
     /// `POST /v1/orgs/{organizationId}/collections` answers 201 with `Collection`.
@@ -475,12 +447,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateOrganizationCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `getCollection` (`GET /v1/collections/{collectionId}`) with `handler`: Get a collection.

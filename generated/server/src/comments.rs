@@ -1038,12 +1038,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSpaceCommentsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Comment>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Comment>,
+    >;
     /// Post a comment on a space.
     ///
     /// Answers 200, like its change request twin (the document gives 200 for change requests).
@@ -1064,12 +1061,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateSpaceCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Get a comment of a space.
     ///
     /// `GET /v1/spaces/{spaceId}/comments/{commentId}` answers 200 with `Comment`.
@@ -1088,12 +1080,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetSpaceCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Update a comment of a space; resolve or reopen it; add or remove reactions.
     ///
     /// Changes what is given; all fields are optional. `resolved: true` resolves an open
@@ -1116,12 +1103,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateSpaceCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Delete a comment of a space.
     ///
     /// Succeeds with no content also when the comment did not exist (Part A §7).
@@ -1142,9 +1124,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteSpaceCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Post a reply to a comment of a space.
     ///
     /// Answers 200, like its change request twin (the document gives 200 for change requests).
@@ -1165,12 +1145,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateSpaceCommentReplyRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::CommentReply,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply>;
     /// Get a reply to a comment of a space.
     ///
     /// `GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}` answers 200 with `CommentReply`.
@@ -1189,12 +1164,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetSpaceCommentReplyRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::CommentReply,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply>;
     /// Update a reply to a comment of a space; add or remove reactions.
     ///
     /// Changes what is given; omitted fields stay as they are.
@@ -1226,12 +1196,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateSpaceCommentReplyRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateSpaceCommentReplyAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateSpaceCommentReplyAnswer,
+    >;
     /// Delete a reply to a comment of a space.
     ///
     /// Succeeds with no content also when the reply did not exist (Part A §7).
@@ -1252,9 +1219,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteSpaceCommentReplyRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the members who commented on a space.
     ///
     /// `GET /v1/spaces/{spaceId}/commenters` answers 200 with a page of `Member`.
@@ -1273,12 +1238,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSpaceCommentersRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Member>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Member>,
+    >;
     /// List the comments of a change request.
     ///
     /// `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments` answers 200 with a page of `Comment`.
@@ -1297,12 +1259,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListChangeRequestCommentsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Comment>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Comment>,
+    >;
     /// Post a comment on a change request.
     ///
     /// Answers 200 (the document gives 200 for change requests).
@@ -1317,12 +1276,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateChangeRequestCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Get a comment of a change request.
     ///
     /// `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}` answers 200 with `Comment`.
@@ -1341,12 +1295,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetChangeRequestCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Update a comment of a change request; resolve or reopen it; add or remove reactions.
     ///
     /// Changes what is given; all fields are optional. `resolved: true` resolves an open
@@ -1363,12 +1312,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateChangeRequestCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Delete a comment of a change request.
     ///
     /// Succeeds with no content also when the comment did not exist (Part A §7, Part B §4.8).
@@ -1383,9 +1327,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteChangeRequestCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Post a reply to a comment of a change request.
     ///
     /// Answers 200 (the document gives 200 for change requests).
@@ -1400,12 +1342,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateChangeRequestCommentReplyRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::CommentReply,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply>;
     /// List the replies to a comment of a change request.
     ///
     /// `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies` answers 200 with a page of `CommentReply`.
@@ -1418,12 +1355,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListChangeRequestCommentRepliesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::CommentReply>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::CommentReply>,
+    >;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listSpaceComments` (`GET /v1/spaces/{spaceId}/comments`) with `handler`: List the comments of a space.

@@ -1122,12 +1122,9 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: SearchSpaceContentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SearchResult>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::SearchResult>,
+    >;
     /// Get the current revision of the content of a space.
     ///
     /// `metadata` false omits the mutable Git metadata (faster); `computed` false returns the content without computing it.
@@ -1142,12 +1139,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetSpaceContentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Revision,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision>;
     /// Apply a template to the content of a space.
     ///
     /// Answers 201 with no body.
@@ -1162,9 +1154,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ApplySpaceContentTemplateRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the pages of the content of a space.
     ///
     /// Not paginated: answers `{ pages }`, children nested. `metadata` false omits the mutable Git metadata (faster); `computed` false returns the content without computing it.
@@ -1179,12 +1169,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSpacePagesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::PageList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList>;
     /// List the files of the content of a space.
     ///
     /// `metadata` false omits the mutable Git metadata (faster); `computed` false returns the content without computing it.
@@ -1199,12 +1184,9 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSpaceFilesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::File>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::File>,
+    >;
     /// Get a file of the content of a space.
     ///
     /// `metadata` false omits the mutable Git metadata (faster); `computed` false returns the content without computing it.
@@ -1219,12 +1201,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetSpaceFileRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::File,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File>;
     /// List the places that link to a file of a space.
     ///
     /// `GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks` answers 200 with a page of `Backlink`.
@@ -1237,12 +1214,9 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSpaceFileBacklinksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Backlink>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Backlink>,
+    >;
     /// Get a page of the content of a space.
     ///
     /// Answers one of several page variants. `format` selects the output format; `evaluated`
@@ -1259,12 +1233,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetSpacePageRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Page,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page>;
     /// List the links of a page of a space, with their status.
     ///
     /// `GET /v1/spaces/{spaceId}/content/page/{pageId}/links` answers 200 with a page of `LinkReportItem` in `LinkReportList`.
@@ -1277,12 +1246,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSpacePageLinksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::LinkReportList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList>;
     /// Get the revision of the content of a change request.
     ///
     /// `metadata` false omits the mutable Git metadata (faster); `computed` false returns the content without computing it.
@@ -1297,12 +1261,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetChangeRequestContentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Revision,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision>;
     /// List the pages of the content of a change request.
     ///
     /// Not paginated: answers `{ pages }`, children nested. `metadata` false omits the mutable Git metadata (faster); `computed` false returns the content without computing it.
@@ -1317,12 +1276,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListChangeRequestPagesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::PageList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList>;
     /// List the files of the content of a change request.
     ///
     /// `metadata` false omits the mutable Git metadata (faster); `computed` false returns the content without computing it.
@@ -1337,12 +1291,9 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListChangeRequestFilesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::File>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::File>,
+    >;
     /// Get a file of the content of a change request.
     ///
     /// `metadata` false omits the mutable Git metadata (faster); `computed` false returns the content without computing it.
@@ -1357,12 +1308,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetChangeRequestFileRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::File,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File>;
     /// List the places that link to a file of a change request.
     ///
     /// `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks` answers 200 with a page of `Backlink`.
@@ -1375,12 +1321,9 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListChangeRequestFileBacklinksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Backlink>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Backlink>,
+    >;
     /// Get a page of the content of a change request.
     ///
     /// Answers one of several page variants. `format` selects the output format; `evaluated`
@@ -1397,12 +1340,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetChangeRequestPageRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Page,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page>;
     /// List the links of a page of a change request, with their status.
     ///
     /// `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links` answers 200 with a page of `LinkReportItem` in `LinkReportList`.
@@ -1415,12 +1353,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListChangeRequestPageLinksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::LinkReportList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList>;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `searchSpaceContent` (`GET /v1/spaces/{spaceId}/search`) with `handler`: Search the content of a space.

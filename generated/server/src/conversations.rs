@@ -365,12 +365,9 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationConversationClustersRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
+    >;
     /// List the conversations of an organization.
     ///
     /// `GET /v1/orgs/{organizationId}/conversations` answers 200 with a page of `Conversation`.
@@ -383,12 +380,9 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationConversationsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Conversation>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Conversation>,
+    >;
     /// Ingest conversations into an organization.
     ///
     /// Ingests the conversations of the body; answers no content once they are ingested.
@@ -403,9 +397,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: IngestOrganizationConversationsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the conversation issues of an organization, each with its conversation.
     ///
     /// `GET /v1/orgs/{organizationId}/conversations-issues` answers 200 with a page of `ConversationIssueEntry`.
@@ -418,12 +410,9 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationConversationIssuesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
+    >;
     /// Get a conversation issue with its conversation.
     ///
     /// `GET /v1/orgs/{organizationId}/conversations-issues/{issueId}` answers 200 with `ConversationIssueEntry`.
@@ -436,12 +425,9 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetConversationIssueRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ConversationIssueEntry,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::ConversationIssueEntry,
+    >;
     /// Get a conversation with its parts and metadata.
     ///
     /// `GET /v1/orgs/{organizationId}/conversations/{conversationId}` answers 200 with `ConversationDetail`.
@@ -454,12 +440,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetConversationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ConversationDetail,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ConversationDetail>;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listOrganizationConversationClusters` (`GET /v1/orgs/{organizationId}/conversations-clusters`) with `handler`: List the issues clusters of an organization.

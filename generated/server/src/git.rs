@@ -158,9 +158,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ImportSpaceFromGitRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Export the content of a space to a Git repository.
     ///
     /// Starts an export of the space's content to `ref` of the repository, committed with
@@ -177,9 +175,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ExportSpaceToGitRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Get the Git information of a space.
     ///
     /// `GET /v1/spaces/{spaceId}/git/info` answers 200 with `SpaceGitInfo`.
@@ -192,12 +188,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetSpaceGitInfoRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SpaceGitInfo,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SpaceGitInfo>;
     /// Remove the legacy Git installation of a space.
     ///
     /// Removes the space's legacy Git sync installation, which lets the space upgrade to the
@@ -214,9 +205,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteSpaceGitLegacyInstallationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `importSpaceFromGit` (`POST /v1/spaces/{spaceId}/git/import`) with `handler`: Import the content of a space from a Git repository.

@@ -469,12 +469,9 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationMembersRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Member>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Member>,
+    >;
     /// Get a member of an organization.
     ///
     /// `GET /v1/orgs/{organizationId}/members/{userId}` answers 200 with `Member`.
@@ -487,12 +484,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetOrganizationMemberRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Member,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member>;
     /// Remove a member from an organization.
     ///
     /// Succeeds with no content also when the user is not a member (Part A §7).
@@ -507,9 +499,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteOrganizationMemberRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Change the role of a member of an organization.
     ///
     /// Sets the role given; null makes the member a guest; an absent role leaves it unchanged.
@@ -524,12 +514,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateOrganizationMemberRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Member,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member>;
     /// Record that the caller is active in an organization.
     ///
     /// Updates the caller's last-seen time in the organization. The answer may carry a JWT
@@ -545,12 +530,9 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: PingOrganizationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::PingOrganizationResponse,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::PingOrganizationResponse,
+    >;
     /// Make a member of an organization an SSO member.
     ///
     /// `POST /v1/orgs/{organizationId}/members/{userId}/sso` answers 200 with `Member`.
@@ -563,12 +545,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: SetOrganizationMemberSsoRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Member,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member>;
     /// List the spaces a member of an organization can access.
     ///
     /// `GET /v1/orgs/{organizationId}/members/{userId}/spaces` answers 200 with a page of `MemberSpace`.
@@ -581,12 +558,9 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationMemberSpacesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
+    >;
     /// List the teams of a member of an organization.
     ///
     /// `GET /v1/orgs/{organizationId}/members/{userId}/teams` answers 200 with a page of `MemberTeam`.
@@ -599,12 +573,9 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationMemberTeamsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
+    >;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listOrganizationMembers` (`GET /v1/orgs/{organizationId}/members`) with `handler`: List the members of an organization.

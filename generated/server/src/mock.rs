@@ -747,12 +747,9 @@ impl crate::OrganizationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Organization>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Organization>,
+    > {
         self.call("listOrganizations", &context, &request)
     }
     fn get_organization(
@@ -762,12 +759,7 @@ impl crate::OrganizationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetOrganizationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Organization,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Organization> {
         self.call("getOrganization", &context, &request)
     }
     fn update_organization(
@@ -777,12 +769,9 @@ impl crate::OrganizationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateOrganizationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateOrganizationAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateOrganizationAnswer,
+    > {
         ::std::future::ready(
             self
                 .call::<
@@ -799,9 +788,7 @@ impl crate::OrganizationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteOrganizationInviteLinkRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationInviteLink", &context, &request)
     }
     fn join_organization(
@@ -811,9 +798,7 @@ impl crate::OrganizationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::JoinOrganizationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("joinOrganization", &context, &request)
     }
     fn search_organization_content(
@@ -823,12 +808,9 @@ impl crate::OrganizationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::SearchOrganizationContentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
+    > {
         self.call("searchOrganizationContent", &context, &request)
     }
     fn get_organization_agent_instructions(
@@ -838,12 +820,9 @@ impl crate::OrganizationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetOrganizationAgentInstructionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::OrganizationAgentInstructions,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::OrganizationAgentInstructions,
+    > {
         self.call("getOrganizationAgentInstructions", &context, &request)
     }
     fn update_organization_agent_instructions(
@@ -853,12 +832,9 @@ impl crate::OrganizationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateOrganizationAgentInstructionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
+    > {
         ::std::future::ready(
             self
                 .call::<
@@ -875,12 +851,9 @@ impl crate::OrganizationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationsByEmailDomainRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::EmailDomainOrganizations,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::EmailDomainOrganizations,
+    > {
         self.call("listOrganizationsByEmailDomain", &context, &request)
     }
 }
@@ -893,12 +866,9 @@ impl crate::MembersApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationMembersRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Member>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Member>,
+    > {
         self.call("listOrganizationMembers", &context, &request)
     }
     fn get_organization_member(
@@ -908,12 +878,7 @@ impl crate::MembersApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetOrganizationMemberRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Member,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member> {
         self.call("getOrganizationMember", &context, &request)
     }
     fn delete_organization_member(
@@ -923,9 +888,7 @@ impl crate::MembersApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteOrganizationMemberRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationMember", &context, &request)
     }
     fn update_organization_member(
@@ -935,12 +898,7 @@ impl crate::MembersApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateOrganizationMemberRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Member,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member> {
         self.call("updateOrganizationMember", &context, &request)
     }
     fn ping_organization(
@@ -950,12 +908,9 @@ impl crate::MembersApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::PingOrganizationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::PingOrganizationResponse,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::PingOrganizationResponse,
+    > {
         self.call("pingOrganization", &context, &request)
     }
     fn set_organization_member_sso(
@@ -965,12 +920,7 @@ impl crate::MembersApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::SetOrganizationMemberSsoRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Member,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member> {
         self.call("setOrganizationMemberSso", &context, &request)
     }
     fn list_organization_member_spaces(
@@ -980,12 +930,9 @@ impl crate::MembersApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationMemberSpacesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
+    > {
         self.call("listOrganizationMemberSpaces", &context, &request)
     }
     fn list_organization_member_teams(
@@ -995,12 +942,9 @@ impl crate::MembersApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationMemberTeamsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
+    > {
         self.call("listOrganizationMemberTeams", &context, &request)
     }
 }
@@ -1013,12 +957,9 @@ impl crate::TeamsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationTeamsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Team>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Team>,
+    > {
         self.call("listOrganizationTeams", &context, &request)
     }
     fn create_organization_team(
@@ -1028,12 +969,7 @@ impl crate::TeamsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateOrganizationTeamRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Team,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team> {
         self.call("createOrganizationTeam", &context, &request)
     }
     fn get_organization_team(
@@ -1043,12 +979,7 @@ impl crate::TeamsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetOrganizationTeamRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Team,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team> {
         self.call("getOrganizationTeam", &context, &request)
     }
     fn delete_organization_team(
@@ -1058,9 +989,7 @@ impl crate::TeamsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteOrganizationTeamRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationTeam", &context, &request)
     }
     fn update_organization_team(
@@ -1070,12 +999,9 @@ impl crate::TeamsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateOrganizationTeamRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateOrganizationTeamAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateOrganizationTeamAnswer,
+    > {
         ::std::future::ready(
             self
                 .call::<
@@ -1095,12 +1021,9 @@ impl crate::SsoApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationSamlProvidersRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
+    > {
         self.call("listOrganizationSamlProviders", &context, &request)
     }
     fn create_organization_saml_provider(
@@ -1110,12 +1033,7 @@ impl crate::SsoApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateOrganizationSamlProviderRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SamlProvider,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SamlProvider> {
         self.call("createOrganizationSamlProvider", &context, &request)
     }
     fn get_organization_saml_provider(
@@ -1125,12 +1043,7 @@ impl crate::SsoApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetOrganizationSamlProviderRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SamlProvider,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SamlProvider> {
         self.call("getOrganizationSamlProvider", &context, &request)
     }
     fn delete_organization_saml_provider(
@@ -1140,9 +1053,7 @@ impl crate::SsoApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteOrganizationSamlProviderRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationSamlProvider", &context, &request)
     }
     fn update_organization_saml_provider(
@@ -1152,12 +1063,9 @@ impl crate::SsoApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateOrganizationSamlProviderRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
+    > {
         ::std::future::ready(
             self
                 .call::<
@@ -1174,12 +1082,7 @@ impl crate::SsoApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationSsoProvidersRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SsoProviderList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SsoProviderList> {
         self.call("listOrganizationSsoProviders", &context, &request)
     }
 }
@@ -1192,12 +1095,7 @@ impl crate::CollectionsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("getCollection", &context, &request)
     }
     fn delete_collection(
@@ -1207,9 +1105,7 @@ impl crate::CollectionsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteCollection", &context, &request)
     }
     fn update_collection(
@@ -1219,12 +1115,7 @@ impl crate::CollectionsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("updateCollection", &context, &request)
     }
     fn list_collection_spaces(
@@ -1234,12 +1125,9 @@ impl crate::CollectionsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListCollectionSpacesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Space>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Space>,
+    > {
         self.call("listCollectionSpaces", &context, &request)
     }
     fn move_collection(
@@ -1249,12 +1137,7 @@ impl crate::CollectionsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::MoveCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("moveCollection", &context, &request)
     }
     fn transfer_collection(
@@ -1264,12 +1147,7 @@ impl crate::CollectionsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::TransferCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("transferCollection", &context, &request)
     }
     fn list_organization_collections(
@@ -1279,12 +1157,9 @@ impl crate::CollectionsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationCollectionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Collection>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Collection>,
+    > {
         self.call("listOrganizationCollections", &context, &request)
     }
     fn create_organization_collection(
@@ -1294,12 +1169,7 @@ impl crate::CollectionsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateOrganizationCollectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("createOrganizationCollection", &context, &request)
     }
 }
@@ -1312,12 +1182,7 @@ impl crate::SpacesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("getSpace", &context, &request)
     }
     fn delete_space(
@@ -1327,9 +1192,7 @@ impl crate::SpacesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpace", &context, &request)
     }
     fn update_space(
@@ -1339,12 +1202,7 @@ impl crate::SpacesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("updateSpace", &context, &request)
     }
     fn duplicate_space(
@@ -1354,12 +1212,7 @@ impl crate::SpacesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DuplicateSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("duplicateSpace", &context, &request)
     }
     fn restore_space(
@@ -1369,12 +1222,7 @@ impl crate::SpacesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::RestoreSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("restoreSpace", &context, &request)
     }
     fn move_space(
@@ -1384,12 +1232,7 @@ impl crate::SpacesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::MoveSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("moveSpace", &context, &request)
     }
     fn transfer_space(
@@ -1399,12 +1242,7 @@ impl crate::SpacesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::TransferSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("transferSpace", &context, &request)
     }
     fn list_space_links(
@@ -1414,12 +1252,7 @@ impl crate::SpacesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSpaceLinksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::LinkReportList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList> {
         self.call("listSpaceLinks", &context, &request)
     }
 }
@@ -1432,12 +1265,9 @@ impl crate::SitesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationSitesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Site>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Site>,
+    > {
         self.call("listOrganizationSites", &context, &request)
     }
     fn create_organization_site(
@@ -1447,12 +1277,7 @@ impl crate::SitesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateOrganizationSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Site,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site> {
         self.call("createOrganizationSite", &context, &request)
     }
     fn get_site(
@@ -1462,12 +1287,7 @@ impl crate::SitesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Site,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site> {
         self.call("getSite", &context, &request)
     }
     fn delete_site(
@@ -1477,9 +1297,7 @@ impl crate::SitesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSite", &context, &request)
     }
     fn update_site(
@@ -1489,12 +1307,7 @@ impl crate::SitesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Site,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site> {
         self.call("updateSite", &context, &request)
     }
     fn get_site_adaptive_schema(
@@ -1504,12 +1317,7 @@ impl crate::SitesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetSiteAdaptiveSchemaRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteAdaptiveSchema,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteAdaptiveSchema> {
         self.call("getSiteAdaptiveSchema", &context, &request)
     }
     fn update_site_adaptive_schema(
@@ -1519,12 +1327,9 @@ impl crate::SitesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateSiteAdaptiveSchemaRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
+    > {
         ::std::future::ready(
             self
                 .call::<
@@ -1541,12 +1346,9 @@ impl crate::SitesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSiteTemplateConditionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteTemplateConditionList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::SiteTemplateConditionList,
+    > {
         self.call("listSiteTemplateConditions", &context, &request)
     }
     fn get_published_site(
@@ -1556,12 +1358,7 @@ impl crate::SitesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetPublishedSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::PublishedContentSite,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PublishedContentSite> {
         self.call("getPublishedSite", &context, &request)
     }
     fn publish_site(
@@ -1571,12 +1368,7 @@ impl crate::SitesApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::PublishSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SitePublication,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SitePublication> {
         self.call("publishSite", &context, &request)
     }
 }
@@ -1589,12 +1381,9 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSiteSectionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
+    > {
         self.call("listSiteSections", &context, &request)
     }
     fn create_site_section(
@@ -1604,12 +1393,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateSiteSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection> {
         self.call("createSiteSection", &context, &request)
     }
     fn delete_site_section(
@@ -1619,9 +1403,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteSiteSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSiteSection", &context, &request)
     }
     fn update_site_section(
@@ -1631,12 +1413,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateSiteSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection> {
         self.call("updateSiteSection", &context, &request)
     }
     #[allow(deprecated)]
@@ -1647,12 +1424,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::MoveSiteSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection> {
         self.call("moveSiteSection", &context, &request)
     }
     fn list_site_spaces(
@@ -1662,12 +1434,9 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSiteSpacesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
+    > {
         self.call("listSiteSpaces", &context, &request)
     }
     fn create_site_space(
@@ -1677,12 +1446,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateSiteSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSpace,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace> {
         self.call("createSiteSpace", &context, &request)
     }
     fn delete_site_space(
@@ -1692,9 +1456,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteSiteSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSiteSpace", &context, &request)
     }
     fn update_site_space(
@@ -1704,12 +1466,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateSiteSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSpace,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace> {
         self.call("updateSiteSpace", &context, &request)
     }
     #[allow(deprecated)]
@@ -1720,12 +1477,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::MoveSiteSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSpace,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace> {
         self.call("moveSiteSpace", &context, &request)
     }
     fn list_site_section_groups(
@@ -1735,12 +1487,9 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSiteSectionGroupsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
+    > {
         self.call("listSiteSectionGroups", &context, &request)
     }
     fn create_site_section_group(
@@ -1750,12 +1499,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateSiteSectionGroupRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSectionGroup,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("createSiteSectionGroup", &context, &request)
     }
     fn delete_site_section_group(
@@ -1765,9 +1509,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteSiteSectionGroupRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSiteSectionGroup", &context, &request)
     }
     fn update_site_section_group(
@@ -1777,12 +1519,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateSiteSectionGroupRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSectionGroup,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("updateSiteSectionGroup", &context, &request)
     }
     fn add_site_section_group_section(
@@ -1792,12 +1529,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::AddSiteSectionGroupSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSectionGroup,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("addSiteSectionGroupSection", &context, &request)
     }
     fn remove_site_section_group_section(
@@ -1807,9 +1539,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::RemoveSiteSectionGroupSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("removeSiteSectionGroupSection", &context, &request)
     }
     fn move_site_section_group(
@@ -1819,12 +1549,7 @@ impl crate::SiteStructureApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::MoveSiteSectionGroupRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSectionGroup,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("moveSiteSectionGroup", &context, &request)
     }
 }
@@ -1837,12 +1562,9 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::SearchSpaceContentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SearchResult>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::SearchResult>,
+    > {
         self.call("searchSpaceContent", &context, &request)
     }
     fn get_space_content(
@@ -1852,12 +1574,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetSpaceContentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Revision,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision> {
         self.call("getSpaceContent", &context, &request)
     }
     fn apply_space_content_template(
@@ -1867,9 +1584,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ApplySpaceContentTemplateRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("applySpaceContentTemplate", &context, &request)
     }
     fn list_space_pages(
@@ -1879,12 +1594,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSpacePagesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::PageList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList> {
         self.call("listSpacePages", &context, &request)
     }
     fn list_space_files(
@@ -1894,12 +1604,9 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSpaceFilesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::File>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::File>,
+    > {
         self.call("listSpaceFiles", &context, &request)
     }
     fn get_space_file(
@@ -1909,12 +1616,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetSpaceFileRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::File,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File> {
         self.call("getSpaceFile", &context, &request)
     }
     fn list_space_file_backlinks(
@@ -1924,12 +1626,9 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSpaceFileBacklinksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Backlink>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Backlink>,
+    > {
         self.call("listSpaceFileBacklinks", &context, &request)
     }
     fn get_space_page(
@@ -1939,12 +1638,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetSpacePageRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Page,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page> {
         self.call("getSpacePage", &context, &request)
     }
     fn list_space_page_links(
@@ -1954,12 +1648,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSpacePageLinksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::LinkReportList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList> {
         self.call("listSpacePageLinks", &context, &request)
     }
     fn get_change_request_content(
@@ -1969,12 +1658,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetChangeRequestContentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Revision,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision> {
         self.call("getChangeRequestContent", &context, &request)
     }
     fn list_change_request_pages(
@@ -1984,12 +1668,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListChangeRequestPagesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::PageList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList> {
         self.call("listChangeRequestPages", &context, &request)
     }
     fn list_change_request_files(
@@ -1999,12 +1678,9 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListChangeRequestFilesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::File>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::File>,
+    > {
         self.call("listChangeRequestFiles", &context, &request)
     }
     fn get_change_request_file(
@@ -2014,12 +1690,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetChangeRequestFileRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::File,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File> {
         self.call("getChangeRequestFile", &context, &request)
     }
     fn list_change_request_file_backlinks(
@@ -2029,12 +1700,9 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListChangeRequestFileBacklinksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Backlink>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Backlink>,
+    > {
         self.call("listChangeRequestFileBacklinks", &context, &request)
     }
     fn get_change_request_page(
@@ -2044,12 +1712,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetChangeRequestPageRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Page,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page> {
         self.call("getChangeRequestPage", &context, &request)
     }
     fn list_change_request_page_links(
@@ -2059,12 +1722,7 @@ impl crate::ContentApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListChangeRequestPageLinksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::LinkReportList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList> {
         self.call("listChangeRequestPageLinks", &context, &request)
     }
 }
@@ -2077,12 +1735,9 @@ impl crate::ChangeRequestsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSpaceChangeRequestsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
+    > {
         self.call("listSpaceChangeRequests", &context, &request)
     }
     fn create_space_change_request(
@@ -2092,12 +1747,7 @@ impl crate::ChangeRequestsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateSpaceChangeRequestRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequest,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest> {
         self.call("createSpaceChangeRequest", &context, &request)
     }
     fn get_change_request(
@@ -2107,12 +1757,7 @@ impl crate::ChangeRequestsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetChangeRequestRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequest,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest> {
         self.call("getChangeRequest", &context, &request)
     }
     fn update_change_request(
@@ -2122,12 +1767,9 @@ impl crate::ChangeRequestsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateChangeRequestRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateChangeRequestAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateChangeRequestAnswer,
+    > {
         ::std::future::ready(
             self
                 .call::<
@@ -2144,12 +1786,9 @@ impl crate::ChangeRequestsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::MergeChangeRequestRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequestMergeResult,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::ChangeRequestMergeResult,
+    > {
         self.call("mergeChangeRequest", &context, &request)
     }
     fn update_change_request_from_main(
@@ -2159,12 +1798,9 @@ impl crate::ChangeRequestsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateChangeRequestFromMainRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequestUpdateResult,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::ChangeRequestUpdateResult,
+    > {
         self.call("updateChangeRequestFromMain", &context, &request)
     }
     fn get_change_request_pdf(
@@ -2174,12 +1810,7 @@ impl crate::ChangeRequestsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetChangeRequestPdfRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequestPdf,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequestPdf> {
         self.call("getChangeRequestPdf", &context, &request)
     }
     fn list_organization_change_requests(
@@ -2189,12 +1820,9 @@ impl crate::ChangeRequestsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationChangeRequestsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
+    > {
         self.call("listOrganizationChangeRequests", &context, &request)
     }
 }
@@ -2207,12 +1835,9 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSpaceCommentsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Comment>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Comment>,
+    > {
         self.call("listSpaceComments", &context, &request)
     }
     fn create_space_comment(
@@ -2222,12 +1847,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateSpaceCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("createSpaceComment", &context, &request)
     }
     fn get_space_comment(
@@ -2237,12 +1857,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetSpaceCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("getSpaceComment", &context, &request)
     }
     fn update_space_comment(
@@ -2252,12 +1867,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateSpaceCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("updateSpaceComment", &context, &request)
     }
     fn delete_space_comment(
@@ -2267,9 +1877,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteSpaceCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpaceComment", &context, &request)
     }
     fn create_space_comment_reply(
@@ -2279,12 +1887,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateSpaceCommentReplyRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::CommentReply,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply> {
         self.call("createSpaceCommentReply", &context, &request)
     }
     fn get_space_comment_reply(
@@ -2294,12 +1897,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetSpaceCommentReplyRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::CommentReply,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply> {
         self.call("getSpaceCommentReply", &context, &request)
     }
     fn update_space_comment_reply(
@@ -2309,12 +1907,9 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateSpaceCommentReplyRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateSpaceCommentReplyAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateSpaceCommentReplyAnswer,
+    > {
         ::std::future::ready(
             self
                 .call::<
@@ -2331,9 +1926,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteSpaceCommentReplyRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpaceCommentReply", &context, &request)
     }
     fn list_space_commenters(
@@ -2343,12 +1936,9 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListSpaceCommentersRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Member>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Member>,
+    > {
         self.call("listSpaceCommenters", &context, &request)
     }
     fn list_change_request_comments(
@@ -2358,12 +1948,9 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListChangeRequestCommentsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Comment>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Comment>,
+    > {
         self.call("listChangeRequestComments", &context, &request)
     }
     fn create_change_request_comment(
@@ -2373,12 +1960,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateChangeRequestCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("createChangeRequestComment", &context, &request)
     }
     fn get_change_request_comment(
@@ -2388,12 +1970,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetChangeRequestCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("getChangeRequestComment", &context, &request)
     }
     fn update_change_request_comment(
@@ -2403,12 +1980,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateChangeRequestCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("updateChangeRequestComment", &context, &request)
     }
     fn delete_change_request_comment(
@@ -2418,9 +1990,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteChangeRequestCommentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteChangeRequestComment", &context, &request)
     }
     fn create_change_request_comment_reply(
@@ -2430,12 +2000,7 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateChangeRequestCommentReplyRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::CommentReply,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply> {
         self.call("createChangeRequestCommentReply", &context, &request)
     }
     fn list_change_request_comment_replies(
@@ -2445,12 +2010,9 @@ impl crate::CommentsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListChangeRequestCommentRepliesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::CommentReply>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::CommentReply>,
+    > {
         self.call("listChangeRequestCommentReplies", &context, &request)
     }
 }
@@ -2463,12 +2025,9 @@ impl crate::OpenapiSpecsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationOpenApiSpecsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
+    > {
         self.call("listOrganizationOpenApiSpecs", &context, &request)
     }
     fn create_organization_open_api_spec(
@@ -2478,12 +2037,7 @@ impl crate::OpenapiSpecsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateOrganizationOpenApiSpecRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::OpenApiSpec,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("createOrganizationOpenApiSpec", &context, &request)
     }
     fn get_open_api_spec(
@@ -2493,12 +2047,7 @@ impl crate::OpenapiSpecsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetOpenApiSpecRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::OpenApiSpec,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("getOpenApiSpec", &context, &request)
     }
     fn create_or_update_open_api_spec(
@@ -2508,12 +2057,7 @@ impl crate::OpenapiSpecsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateOrUpdateOpenApiSpecRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::OpenApiSpec,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("createOrUpdateOpenApiSpec", &context, &request)
     }
     fn delete_open_api_spec(
@@ -2523,9 +2067,7 @@ impl crate::OpenapiSpecsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteOpenApiSpecRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOpenApiSpec", &context, &request)
     }
     fn update_open_api_spec(
@@ -2535,12 +2077,7 @@ impl crate::OpenapiSpecsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateOpenApiSpecRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::OpenApiSpec,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("updateOpenApiSpec", &context, &request)
     }
 }
@@ -2553,12 +2090,9 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListIntegrationsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Integration>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Integration>,
+    > {
         self.call("listIntegrations", &context, &request)
     }
     fn get_integration(
@@ -2568,12 +2102,7 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetIntegrationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Integration,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Integration> {
         self.call("getIntegration", &context, &request)
     }
     fn publish_integration(
@@ -2583,12 +2112,7 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::PublishIntegrationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Integration,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Integration> {
         self.call("publishIntegration", &context, &request)
     }
     fn delete_integration(
@@ -2598,9 +2122,7 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteIntegrationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteIntegration", &context, &request)
     }
     fn list_integration_installations(
@@ -2610,12 +2132,9 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListIntegrationInstallationsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Installation>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Installation>,
+    > {
         self.call("listIntegrationInstallations", &context, &request)
     }
     fn install_integration(
@@ -2625,12 +2144,7 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::InstallIntegrationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Installation,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Installation> {
         self.call("installIntegration", &context, &request)
     }
     fn list_integration_events(
@@ -2640,12 +2154,9 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListIntegrationEventsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
+    > {
         self.call("listIntegrationEvents", &context, &request)
     }
     fn get_integration_event(
@@ -2655,12 +2166,9 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetIntegrationEventRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::IntegrationEventDetail,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::IntegrationEventDetail,
+    > {
         self.call("getIntegrationEvent", &context, &request)
     }
     fn list_integration_spaces(
@@ -2670,12 +2178,9 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListIntegrationSpacesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
+    > {
         self.call("listIntegrationSpaces", &context, &request)
     }
     fn list_integration_sites(
@@ -2685,12 +2190,9 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListIntegrationSitesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
+    > {
         self.call("listIntegrationSites", &context, &request)
     }
     fn update_integration_dev_mode(
@@ -2700,9 +2202,7 @@ impl crate::IntegrationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateIntegrationDevModeRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("updateIntegrationDevMode", &context, &request)
     }
 }
@@ -2715,12 +2215,9 @@ impl crate::TranslationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationTranslationsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Translation>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Translation>,
+    > {
         self.call("listOrganizationTranslations", &context, &request)
     }
     fn create_organization_translation(
@@ -2730,12 +2227,7 @@ impl crate::TranslationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::CreateOrganizationTranslationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Translation,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation> {
         self.call("createOrganizationTranslation", &context, &request)
     }
     fn get_translation(
@@ -2745,12 +2237,7 @@ impl crate::TranslationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetTranslationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Translation,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation> {
         self.call("getTranslation", &context, &request)
     }
     fn update_translation_instructions(
@@ -2760,12 +2247,7 @@ impl crate::TranslationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::UpdateTranslationInstructionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Translation,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation> {
         self.call("updateTranslationInstructions", &context, &request)
     }
     fn delete_translation(
@@ -2775,9 +2257,7 @@ impl crate::TranslationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteTranslationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteTranslation", &context, &request)
     }
     fn run_translation(
@@ -2787,9 +2267,7 @@ impl crate::TranslationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::RunTranslationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("runTranslation", &context, &request)
     }
 }
@@ -2802,12 +2280,9 @@ impl crate::ConversationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationConversationClustersRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
+    > {
         self.call("listOrganizationConversationClusters", &context, &request)
     }
     fn list_organization_conversations(
@@ -2817,12 +2292,9 @@ impl crate::ConversationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationConversationsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Conversation>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Conversation>,
+    > {
         self.call("listOrganizationConversations", &context, &request)
     }
     fn ingest_organization_conversations(
@@ -2832,9 +2304,7 @@ impl crate::ConversationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::IngestOrganizationConversationsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("ingestOrganizationConversations", &context, &request)
     }
     fn list_organization_conversation_issues(
@@ -2844,12 +2314,9 @@ impl crate::ConversationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ListOrganizationConversationIssuesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
+    > {
         self.call("listOrganizationConversationIssues", &context, &request)
     }
     fn get_conversation_issue(
@@ -2859,12 +2326,9 @@ impl crate::ConversationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetConversationIssueRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ConversationIssueEntry,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::ConversationIssueEntry,
+    > {
         self.call("getConversationIssue", &context, &request)
     }
     fn get_conversation(
@@ -2874,12 +2338,7 @@ impl crate::ConversationsApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetConversationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::ConversationDetail,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ConversationDetail> {
         self.call("getConversation", &context, &request)
     }
 }
@@ -2892,9 +2351,7 @@ impl crate::GitApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ImportSpaceFromGitRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("importSpaceFromGit", &context, &request)
     }
     fn export_space_to_git(
@@ -2904,9 +2361,7 @@ impl crate::GitApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::ExportSpaceToGitRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("exportSpaceToGit", &context, &request)
     }
     fn get_space_git_info(
@@ -2916,12 +2371,7 @@ impl crate::GitApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::GetSpaceGitInfoRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SpaceGitInfo,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SpaceGitInfo> {
         self.call("getSpaceGitInfo", &context, &request)
     }
     fn delete_space_git_legacy_installation(
@@ -2931,9 +2381,7 @@ impl crate::GitApi for MockService {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: crate::DeleteSpaceGitLegacyInstallationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
+    ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpaceGitLegacyInstallation", &context, &request)
     }
 }

@@ -356,12 +356,9 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationOpenApiSpecsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
+    >;
     /// Create an OpenAPI spec in an organization.
     ///
     /// The new spec is processed from its source (processing state `pending` at first).
@@ -376,12 +373,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateOrganizationOpenApiSpecRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::OpenApiSpec,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
     /// Get an OpenAPI spec by its slug.
     ///
     /// `GET /v1/orgs/{organizationId}/openapi/{specSlug}` answers 200 with `OpenApiSpec`.
@@ -394,12 +386,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetOpenApiSpecRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::OpenApiSpec,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
     /// Create an OpenAPI spec with this slug, or update the source of the existing one.
     ///
     /// Answers 200 in both cases; the spec is processed from its new source.
@@ -414,12 +401,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateOrUpdateOpenApiSpecRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::OpenApiSpec,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
     /// Delete an OpenAPI spec.
     ///
     /// Succeeds with no content also when the spec did not exist (Part A §7).
@@ -434,9 +416,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteOpenApiSpecRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Change the visibility of an OpenAPI spec.
     ///
     /// `PATCH /v1/orgs/{organizationId}/openapi/{specSlug}` answers 200 with `OpenApiSpec`.
@@ -449,12 +429,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateOpenApiSpecRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::OpenApiSpec,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listOrganizationOpenApiSpecs` (`GET /v1/orgs/{organizationId}/openapi`) with `handler`: List the OpenAPI specs of an organization.

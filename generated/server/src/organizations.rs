@@ -375,12 +375,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Organization>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Organization>,
+    >;
     /// Get an organization.
     ///
     /// Fails when no organization matches the id.
@@ -408,12 +405,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetOrganizationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Organization,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Organization>;
     /// Update an organization.
     ///
     /// Changes the fields given; omitted fields stay as they are. Fails when the default
@@ -453,12 +445,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateOrganizationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateOrganizationAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateOrganizationAnswer,
+    >;
     /// Delete an invite link of an organization.
     ///
     /// Succeeds with no content also when the invite did not exist (Part A §7).
@@ -479,9 +468,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteOrganizationInviteLinkRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Join an organization as the calling user.
     ///
     /// The caller joins the organization when the caller's verified email domain matches one of
@@ -512,9 +499,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: JoinOrganizationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Search the content of an organization.
     ///
     /// Returns the pages matching `query`, grouped with their id and title, a page at a time.
@@ -535,12 +520,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: SearchOrganizationContentRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
+    >;
     /// Get the agent instructions of an organization.
     ///
     /// `GET /v1/orgs/{organizationId}/agent-instructions` answers 200 with `OrganizationAgentInstructions`.
@@ -559,12 +541,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetOrganizationAgentInstructionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::OrganizationAgentInstructions,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::OrganizationAgentInstructions,
+    >;
     /// Replace the agent instructions of an organization.
     ///
     /// Sets the instructions to the document given and answers them in the same shape as the GET.
@@ -596,12 +575,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateOrganizationAgentInstructionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
+    >;
     /// List the organizations that users of an email domain may join.
     ///
     /// Not paginated; answers `{ organizations: [...] }`.
@@ -622,12 +598,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationsByEmailDomainRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::EmailDomainOrganizations,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::EmailDomainOrganizations,
+    >;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listOrganizations` (`GET /v1/orgs`) with `handler`: List the organizations of the caller.

@@ -1012,12 +1012,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSiteSectionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
+    >;
     /// Create a section in a site.
     ///
     /// The given space is added to the new section as a site space (a variant of its content).
@@ -1038,12 +1035,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateSiteSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection>;
     /// Delete a section of a site.
     ///
     /// Succeeds with no content also when the section did not exist (Part A §7).
@@ -1064,9 +1056,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteSiteSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a section of a site.
     ///
     /// Changes the fields given; omitted fields stay as they are; null removes `condition`, `icon` and `description`.
@@ -1087,12 +1077,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateSiteSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection>;
     /// Move a section of a site to another position among its siblings.
     ///
     /// Deprecated (Part A §9); replaced by sortSiteStructure, which is not shown.
@@ -1121,12 +1106,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: MoveSiteSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSection,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection>;
     /// List the site spaces of a site.
     ///
     /// `shareKey` resolves the published URLs of a share-link site; `default` filters on the default site space.
@@ -1147,12 +1127,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSiteSpacesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
+    >;
     /// Add a space to a site as a site space.
     ///
     /// `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` answers 201 with `SiteSpace`.
@@ -1171,12 +1148,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateSiteSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSpace,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace>;
     /// Remove a site space from a site.
     ///
     /// Succeeds with no content also when the site space did not exist (Part A §7).
@@ -1197,9 +1169,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteSiteSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a site space.
     ///
     /// Changes the fields given; omitted fields stay as they are; null removes `condition`.
@@ -1220,12 +1190,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateSiteSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSpace,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace>;
     /// Move a site space to another position among its siblings.
     ///
     /// Deprecated (Part A §9); replaced by sortSiteStructure, which is not shown.
@@ -1254,12 +1219,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: MoveSiteSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSpace,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace>;
     /// List the section groups of a site.
     ///
     /// `GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups` answers 200 with a page of `SiteSectionGroup`.
@@ -1278,12 +1238,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSiteSectionGroupsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
+    >;
     /// Create a section group in a site.
     ///
     /// `POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups` answers 201 with `SiteSectionGroup`.
@@ -1302,12 +1259,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateSiteSectionGroupRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSectionGroup,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
     /// Delete a section group of a site.
     ///
     /// Succeeds with no content also when the section group did not exist (Part A §7).
@@ -1328,9 +1280,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteSiteSectionGroupRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a section group of a site.
     ///
     /// Changes the fields given; omitted fields stay as they are.
@@ -1351,12 +1301,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateSiteSectionGroupRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSectionGroup,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
     /// Add a section to a section group.
     ///
     /// Answers the section group.
@@ -1377,12 +1322,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: AddSiteSectionGroupSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSectionGroup,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
     /// Remove a section from a section group.
     ///
     /// Succeeds with no content also when the section was not in the group (Part B §4.4).
@@ -1403,9 +1343,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: RemoveSiteSectionGroupSectionRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Move a section group to another position.
     ///
     /// Fails on an invalid position and when no section group matches the id (Part A §7).
@@ -1434,12 +1372,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: MoveSiteSectionGroupRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteSectionGroup,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listSiteSections` (`GET /v1/orgs/{organizationId}/sites/{siteId}/sections`) with `handler`: List the sections of a site.

@@ -477,12 +477,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationSitesRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Site>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Site>,
+    >;
     /// Create a site in an organization.
     ///
     /// The new site is unpublished until it is published.
@@ -503,12 +500,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateOrganizationSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Site,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site>;
     /// Get a site.
     ///
     /// Fails when no site matches the id (Part A §7).
@@ -536,12 +528,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Site,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site>;
     /// Delete a site.
     ///
     /// Succeeds with no content also when the site did not exist (Part A §7).
@@ -562,9 +549,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a site.
     ///
     /// Changes the fields given; omitted fields stay as they are.
@@ -585,12 +570,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Site,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site>;
     /// Get the adaptive schema (visitor attributes schema) of a site.
     ///
     /// Fails when the site has no visitor attributes schema; other unexpected errors fail too (Part A §7).
@@ -619,12 +599,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetSiteAdaptiveSchemaRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteAdaptiveSchema,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteAdaptiveSchema>;
     /// Set the adaptive schema (visitor attributes schema) of a site.
     ///
     /// Replaces the JSON Schema of the site's visitor attributes. Fails on a bad request; other unexpected errors fail too (Part A §7).
@@ -664,12 +639,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateSiteAdaptiveSchemaRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
+    >;
     /// List the template conditions of a site's adaptive schema.
     ///
     /// Answers `{ items: [ { description, condition } ] }`, not paginated.
@@ -690,12 +662,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSiteTemplateConditionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SiteTemplateConditionList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::SiteTemplateConditionList,
+    >;
     /// Get the published profile of a site.
     ///
     /// The site with its structure, customizations and scripts. `shareKey` resolves the
@@ -724,12 +693,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetPublishedSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::PublishedContentSite,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PublishedContentSite>;
     /// Publish a site.
     ///
     /// Makes an unpublished site (`published` false) live for its audience (`published`
@@ -762,12 +726,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: PublishSiteRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SitePublication,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SitePublication>;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listOrganizationSites` (`GET /v1/orgs/{organizationId}/sites`) with `handler`: List the sites of an organization.

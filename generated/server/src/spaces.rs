@@ -349,12 +349,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Delete a space.
     ///
     /// Moves the space to the deleted state: `deletedAt` is set, and the space can be restored
@@ -371,9 +366,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a space.
     ///
     /// Changes the fields given; omitted fields stay as they are. `editMode` switches an active
@@ -390,12 +383,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Duplicate a space.
     ///
     /// Creates a copy of the space and answers the copy.
@@ -410,12 +398,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DuplicateSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Restore a deleted space.
     ///
     /// Brings a space deleted within the last 7 days back to the active state and answers it.
@@ -442,12 +425,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: RestoreSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Move a space into another collection, or to another position among its siblings.
     ///
     /// `POST /v1/spaces/{spaceId}/move` answers 200 with `Space`.
@@ -460,12 +438,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: MoveSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Transfer a space to another organization, a collection, or both.
     ///
     /// Moves the space to the organization given. Transfer is described as moving a space to
@@ -487,12 +460,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: TransferSpaceRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// List the links of a space, with their status.
     ///
     /// A link report over the space's content; `status` keeps only links with that status. `stats` covers the whole report.
@@ -507,12 +475,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListSpaceLinksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::LinkReportList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList>;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `getSpace` (`GET /v1/spaces/{spaceId}`) with `handler`: Get a space.

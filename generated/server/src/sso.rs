@@ -275,12 +275,9 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationSamlProvidersRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
+    >;
     /// Configure a SAML provider for an organization.
     ///
     /// `POST /v1/orgs/{organizationId}/saml` answers 201 with `SamlProvider`.
@@ -299,12 +296,7 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateOrganizationSamlProviderRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SamlProvider,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SamlProvider>;
     /// Get a SAML provider of an organization.
     ///
     /// Fails when no provider matches the id.
@@ -332,12 +324,7 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetOrganizationSamlProviderRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SamlProvider,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SamlProvider>;
     /// Delete a SAML provider of an organization.
     ///
     /// Succeeds with no content also when the provider did not exist (Part A §7).
@@ -358,9 +345,7 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteOrganizationSamlProviderRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a SAML provider of an organization.
     ///
     /// Takes the same fields as the creation; omitted fields stay as they are.
@@ -392,12 +377,9 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateOrganizationSamlProviderRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
+    >;
     /// List the SSO providers users of an organization can sign in with.
     ///
     /// Not paginated; answers `{ items: [ { id, label, startURL } ] }`.
@@ -418,12 +400,7 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationSsoProvidersRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::SsoProviderList,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SsoProviderList>;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listOrganizationSamlProviders` (`GET /v1/orgs/{organizationId}/saml`) with `handler`: List the SAML providers of an organization.

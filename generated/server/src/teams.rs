@@ -254,12 +254,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationTeamsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Team>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Team>,
+    >;
     /// Create a team in an organization.
     ///
     /// A PUT on the team collection that creates a team and answers it.
@@ -280,12 +277,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateOrganizationTeamRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Team,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team>;
     /// Get a team of an organization.
     ///
     /// `GET /v1/orgs/{organizationId}/teams/{teamId}` answers 200 with `Team`.
@@ -304,12 +296,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetOrganizationTeamRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Team,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team>;
     /// Delete a team of an organization.
     ///
     /// Succeeds with no content also when the team did not exist (Part A §7).
@@ -330,9 +317,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteOrganizationTeamRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a team of an organization.
     ///
     /// Renames the team; the body carries the new title, its only field.
@@ -364,12 +349,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateOrganizationTeamRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::UpdateOrganizationTeamAnswer,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateOrganizationTeamAnswer,
+    >;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listOrganizationTeams` (`GET /v1/orgs/{organizationId}/teams`) with `handler`: List the teams of an organization.

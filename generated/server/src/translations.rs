@@ -279,12 +279,9 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: ListOrganizationTranslationsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::Translation>,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::apigen_runtime::Page<::docs_api_types::Translation>,
+    >;
     /// Create a translation in an organization.
     ///
     /// Creates a translation of the source space into `language`, guided by `instructions`.
@@ -299,12 +296,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: CreateOrganizationTranslationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Translation,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation>;
     /// Get a translation.
     ///
     /// `GET /v1/orgs/{organizationId}/translations/{translationId}` answers 200 with `Translation`.
@@ -317,12 +309,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: GetTranslationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Translation,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation>;
     /// Update the instructions of a translation.
     ///
     /// Replaces the instructions that guide the translation; later runs use them.
@@ -337,12 +324,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: UpdateTranslationInstructionsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            ::docs_api_types::Translation,
-            ::apigen_runtime::server::ApiError,
-        >,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation>;
     /// Delete a translation.
     ///
     /// Succeeds with no content also when the translation did not exist (Part A §7).
@@ -357,9 +339,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: DeleteTranslationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Run a translation.
     ///
     /// Triggers a new run of the translation and answers no content at once; the run proceeds
@@ -377,9 +357,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
             ::apigen_runtime::server::OnlyStatus,
         >,
         request: RunTranslationRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send;
+    ) -> impl ::apigen_runtime::server::Handled<()>;
 }
 impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     /// Serves `listOrganizationTranslations` (`GET /v1/orgs/{organizationId}/translations`) with `handler`: List the translations of an organization.

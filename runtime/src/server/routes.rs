@@ -127,6 +127,13 @@ impl fmt::Display for MissingOperations {
 
 impl std::error::Error for MissingOperations {}
 
+/// What a handler's future answers: the operation's response `T` or an [`ApiError`], and
+/// `Send`, so the router can run it on any thread. Every such future is one: a group trait's
+/// method returns `impl Handled<T>`, and an `async fn` implements it.
+pub trait Handled<T>: Future<Output = Result<T, ApiError>> + Send {}
+
+impl<T, F: Future<Output = Result<T, ApiError>> + Send> Handled<T> for F {}
+
 /// A handler of one operation: an `async` function (or closure) of the service, the call's
 /// [`Context`] `C` and the operation's request `R`, answering its response `T` or an
 /// [`ApiError`]. Implemented for every such function; the generated `RouterBuilder`'s setters

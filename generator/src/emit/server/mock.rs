@@ -42,9 +42,7 @@ impl ServerEmitter<'_> {
                         &self,
                         context: #context,
                         request: crate::#request,
-                    ) -> impl ::core::future::Future<
-                        Output = ::core::result::Result<#response, ::apigen_runtime::server::ApiError>,
-                    > + ::core::marker::Send {
+                    ) -> impl ::apigen_runtime::server::Handled<#response> {
                         #call
                     }
                 }
