@@ -41,8 +41,9 @@ pub use crate::validate::{Pattern, Validator};
 #[cfg(feature = "client")]
 pub mod client {
     pub use crate::client::{
-        Answer, Builder, Call, Core, DecodeAnswer, DecodeSource, Empty, Items, Json, Kind, Operation, Raw, Received,
-        Settings, Text, Varied, WithResponse, decode_body, decode_error_as, reqwest, scalar_text, segment, variant,
+        Answer, Builder, Call, Core, DecodeAnswer, DecodeSource, Empty, Headers, Items, Json, Kind, Made, Operation,
+        Raw, Received, Settings, Text, Varied, WithResponse, decode_body, decode_error_as, reqwest, scalar_text,
+        segment, variant,
     };
 }
 

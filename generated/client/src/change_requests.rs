@@ -301,11 +301,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceChangeRequestsReq
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
             query.push(("status".into(), value.as_str().to_owned()));
@@ -329,18 +326,18 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceChangeRequestsReq
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listSpaceChangeRequests",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests",
-                ::apigen_runtime::codegen::client::segment(& self.space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listSpaceChangeRequests",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -444,26 +441,22 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceChangeRequestRe
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "createSpaceChangeRequest",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests",
-                ::apigen_runtime::codegen::client::segment(& self.space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "createSpaceChangeRequest",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -507,27 +500,22 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getChangeRequest",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "getChangeRequest",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `updateChangeRequest` request, set through [`UpdateChangeRequestBuilder`].
@@ -544,27 +532,23 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestRequest
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateChangeRequest",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "updateChangeRequest",
+                ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -642,27 +626,22 @@ impl ::apigen_runtime::codegen::client::Operation for MergeChangeRequestRequest 
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "mergeChangeRequest",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/merge",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "mergeChangeRequest",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/merge",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `updateChangeRequestFromMain` request, set through [`UpdateChangeRequestFromMainBuilder`].
@@ -684,27 +663,22 @@ for UpdateChangeRequestFromMainRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateChangeRequestFromMain",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/update",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "updateChangeRequestFromMain",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/update",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `getChangeRequestPdf` request, set through [`GetChangeRequestPdfBuilder`].
@@ -724,11 +698,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPdfRequest
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.only {
             query.push(("only".into(), value.to_string()));
@@ -737,19 +708,19 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPdfRequest
             query.push(("page".into(), value.clone()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getChangeRequestPdf",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/pdf",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getChangeRequestPdf",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/pdf",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -797,11 +768,8 @@ for ListOrganizationChangeRequestsRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
             query.push(("status".into(), value.as_str().to_owned()));
@@ -825,18 +793,18 @@ for ListOrganizationChangeRequestsRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listOrganizationChangeRequests",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/change-requests",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listOrganizationChangeRequests",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/change-requests",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }

@@ -514,11 +514,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentsRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
             query.push(("order".into(), value.as_str().to_owned()));
@@ -542,18 +539,18 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentsRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listSpaceComments",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments", ::apigen_runtime::codegen::client::segment(&
-                self.space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listSpaceComments",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/comments",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -659,26 +656,22 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentRequest 
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "createSpaceComment",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments", ::apigen_runtime::codegen::client::segment(&
-                self.space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "createSpaceComment",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/comments",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -733,29 +726,26 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getSpaceComment",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments/{}", ::apigen_runtime::codegen::client::segment(&
-                self.space_id), ::apigen_runtime::codegen::client::segment(& self
-                .comment_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getSpaceComment",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/comments/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -787,27 +777,23 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentRequest 
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateSpaceComment",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments/{}", ::apigen_runtime::codegen::client::segment(&
-                self.space_id), ::apigen_runtime::codegen::client::segment(& self
-                .comment_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "updateSpaceComment",
+                ::apigen_runtime::codegen::client::reqwest::Method::PUT,
+                ::std::format!(
+                    "/v1/spaces/{}/comments/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -870,27 +856,22 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceCommentRequest 
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "deleteSpaceComment",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments/{}", ::apigen_runtime::codegen::client::segment(&
-                self.space_id), ::apigen_runtime::codegen::client::segment(& self
-                .comment_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "deleteSpaceComment",
+                ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
+                ::std::format!(
+                    "/v1/spaces/{}/comments/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `createSpaceCommentReply` request, set through [`CreateSpaceCommentReplyBuilder`].
@@ -910,27 +891,23 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentReplyReq
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "createSpaceCommentReply",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments/{}/replies",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "createSpaceCommentReply",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/comments/{}/replies",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -959,30 +936,27 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentReplyReques
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getSpaceCommentReply",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments/{}/replies/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getSpaceCommentReply",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/comments/{}/replies/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1018,28 +992,24 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentReplyReq
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateSpaceCommentReply",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments/{}/replies/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "updateSpaceCommentReply",
+                ::apigen_runtime::codegen::client::reqwest::Method::PUT,
+                ::std::format!(
+                    "/v1/spaces/{}/comments/{}/replies/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1123,28 +1093,23 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceCommentReplyReq
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "deleteSpaceCommentReply",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
-            path: ::std::format!(
-                "/v1/spaces/{}/comments/{}/replies/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "deleteSpaceCommentReply",
+                ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
+                ::std::format!(
+                    "/v1/spaces/{}/comments/{}/replies/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `listSpaceCommenters` request, set through [`ListSpaceCommentersBuilder`].
@@ -1163,11 +1128,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentersRequest
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -1176,18 +1138,18 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentersRequest
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listSpaceCommenters",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/commenters", ::apigen_runtime::codegen::client::segment(&
-                self.space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listSpaceCommenters",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/commenters",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1246,11 +1208,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestCommentsR
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
             query.push(("order".into(), value.as_str().to_owned()));
@@ -1274,19 +1233,19 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestCommentsR
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listChangeRequestComments",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/comments",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listChangeRequestComments",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/comments",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1396,27 +1355,23 @@ impl ::apigen_runtime::codegen::client::Operation for CreateChangeRequestComment
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "createChangeRequestComment",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/comments",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "createChangeRequestComment",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/comments",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1475,30 +1430,27 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestCommentReq
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getChangeRequestComment",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/comments/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getChangeRequestComment",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/comments/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1534,28 +1486,24 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestComment
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateChangeRequestComment",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/comments/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "updateChangeRequestComment",
+                ::apigen_runtime::codegen::client::reqwest::Method::PUT,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/comments/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1622,28 +1570,23 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteChangeRequestComment
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "deleteChangeRequestComment",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/comments/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "deleteChangeRequestComment",
+                ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/comments/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `createChangeRequestCommentReply` request, set through [`CreateChangeRequestCommentReplyBuilder`].
@@ -1666,31 +1609,29 @@ for CreateChangeRequestCommentReplyRequest {
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "createChangeRequestCommentReply",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/comments/{}/replies",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "createChangeRequestCommentReply",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/comments/{}/replies",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1736,11 +1677,8 @@ for ListChangeRequestCommentRepliesRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
@@ -1752,20 +1690,20 @@ for ListChangeRequestCommentRepliesRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listChangeRequestCommentReplies",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/comments/{}/replies",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
-                ::apigen_runtime::codegen::client::segment(& self.comment_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listChangeRequestCommentReplies",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/comments/{}/replies",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                    ::apigen_runtime::codegen::client::segment(& self.comment_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }

@@ -384,11 +384,8 @@ impl ::apigen_runtime::codegen::client::Operation for SearchSpaceContentRequest 
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec![("query".into(), self.query.clone())];
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -397,18 +394,18 @@ impl ::apigen_runtime::codegen::client::Operation for SearchSpaceContentRequest 
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "searchSpaceContent",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/search", ::apigen_runtime::codegen::client::segment(& self
-                .space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "searchSpaceContent",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/search", ::apigen_runtime::codegen::client::segment(&
+                    self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -458,11 +455,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceContentRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -471,18 +465,18 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceContentRequest {
             query.push(("computed".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getSpaceContent",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/content", ::apigen_runtime::codegen::client::segment(&
-                self.space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getSpaceContent",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/content", ::apigen_runtime::codegen::client::segment(&
+                    self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -518,26 +512,22 @@ impl ::apigen_runtime::codegen::client::Operation for ApplySpaceContentTemplateR
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "applySpaceContentTemplate",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/content/template",
-                ::apigen_runtime::codegen::client::segment(& self.space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "applySpaceContentTemplate",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/content/template",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -575,11 +565,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePagesRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -588,18 +575,18 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePagesRequest {
             query.push(("computed".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listSpacePages",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/content/pages",
-                ::apigen_runtime::codegen::client::segment(& self.space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listSpacePages",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/content/pages",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -637,11 +624,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFilesRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -656,18 +640,18 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFilesRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listSpaceFiles",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/content/files",
-                ::apigen_runtime::codegen::client::segment(& self.space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listSpaceFiles",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/content/files",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -730,11 +714,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceFileRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -743,19 +724,19 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceFileRequest {
             query.push(("computed".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getSpaceFile",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/content/files/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.file_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getSpaceFile",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/content/files/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.file_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -795,11 +776,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFileBacklinksRequ
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -808,19 +786,19 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFileBacklinksRequ
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listSpaceFileBacklinks",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/content/files/{}/backlinks",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.file_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listSpaceFileBacklinks",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/content/files/{}/backlinks",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.file_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -871,11 +849,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpacePageRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
@@ -890,19 +865,19 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpacePageRequest {
             query.push(("computed".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getSpacePage",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/content/page/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.page_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getSpacePage",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/content/page/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.page_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -967,11 +942,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePageLinksRequest 
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
             query.push(("status".into(), value.as_str().to_owned()));
@@ -983,19 +955,19 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePageLinksRequest 
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listSpacePageLinks",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/content/page/{}/links",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.page_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listSpacePageLinks",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/content/page/{}/links",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.page_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1059,11 +1031,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestContentReq
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -1072,19 +1041,19 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestContentReq
             query.push(("computed".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getChangeRequestContent",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/content",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getChangeRequestContent",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/content",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1122,11 +1091,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPagesRequ
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -1135,19 +1101,19 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPagesRequ
             query.push(("computed".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listChangeRequestPages",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/content/pages",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listChangeRequestPages",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/content/pages",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1189,11 +1155,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestFilesRequ
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -1208,19 +1171,19 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestFilesRequ
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listChangeRequestFiles",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/content/files",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listChangeRequestFiles",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/content/files",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1287,11 +1250,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestFileReques
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
             query.push(("metadata".into(), value.to_string()));
@@ -1300,20 +1260,20 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestFileReques
             query.push(("computed".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getChangeRequestFile",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/content/files/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
-                ::apigen_runtime::codegen::client::segment(& self.file_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getChangeRequestFile",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/content/files/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                    ::apigen_runtime::codegen::client::segment(& self.file_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1355,11 +1315,8 @@ for ListChangeRequestFileBacklinksRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -1368,20 +1325,20 @@ for ListChangeRequestFileBacklinksRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listChangeRequestFileBacklinks",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/content/files/{}/backlinks",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
-                ::apigen_runtime::codegen::client::segment(& self.file_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listChangeRequestFileBacklinks",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/content/files/{}/backlinks",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                    ::apigen_runtime::codegen::client::segment(& self.file_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1436,11 +1393,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPageReques
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
             query.push(("format".into(), value.clone()));
@@ -1455,20 +1409,20 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPageReques
             query.push(("computed".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getChangeRequestPage",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/content/page/{}",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
-                ::apigen_runtime::codegen::client::segment(& self.page_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getChangeRequestPage",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/content/page/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                    ::apigen_runtime::codegen::client::segment(& self.page_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1537,11 +1491,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPageLinks
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
             query.push(("status".into(), value.as_str().to_owned()));
@@ -1553,20 +1504,20 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPageLinks
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listChangeRequestPageLinks",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}/content/page/{}/links",
-                ::apigen_runtime::codegen::client::segment(& self.space_id),
-                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
-                ::apigen_runtime::codegen::client::segment(& self.page_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listChangeRequestPageLinks",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/change-requests/{}/content/page/{}/links",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id),
+                    ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                    ::apigen_runtime::codegen::client::segment(& self.page_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }

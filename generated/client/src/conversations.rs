@@ -149,11 +149,8 @@ for ListOrganizationConversationClustersRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
             query.push(("order".into(), value.as_str().to_owned()));
@@ -171,18 +168,18 @@ for ListOrganizationConversationClustersRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listOrganizationConversationClusters",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/conversations-clusters",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listOrganizationConversationClusters",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/conversations-clusters",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -273,11 +270,8 @@ for ListOrganizationConversationsRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.source {
             query.push(("source".into(), value.clone()));
@@ -289,18 +283,18 @@ for ListOrganizationConversationsRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listOrganizationConversations",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/conversations", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listOrganizationConversations",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/conversations",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -363,26 +357,22 @@ for IngestOrganizationConversationsRequest {
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "ingestOrganizationConversations",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/orgs/{}/conversations", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "ingestOrganizationConversations",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/orgs/{}/conversations",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -408,11 +398,8 @@ for ListOrganizationConversationIssuesRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.cluster {
             query.push(("cluster".into(), value.clone()));
@@ -427,18 +414,18 @@ for ListOrganizationConversationIssuesRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listOrganizationConversationIssues",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/conversations-issues",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listOrganizationConversationIssues",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/conversations-issues",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -513,27 +500,22 @@ impl ::apigen_runtime::codegen::client::Operation for GetConversationIssueReques
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getConversationIssue",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/conversations-issues/{}",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id),
-                ::apigen_runtime::codegen::client::segment(& self.issue_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "getConversationIssue",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/conversations-issues/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.issue_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `getConversation` request, set through [`GetConversationBuilder`].
@@ -551,26 +533,21 @@ impl ::apigen_runtime::codegen::client::Operation for GetConversationRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getConversation",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/conversations/{}",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id),
-                ::apigen_runtime::codegen::client::segment(& self.conversation_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "getConversation",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/conversations/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.conversation_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }

@@ -421,11 +421,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationsRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.search {
             query.push(("search".into(), value.clone()));
@@ -458,15 +455,15 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationsRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listIntegrations",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::string::String::from("/v1/integrations"),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listIntegrations",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::string::String::from("/v1/integrations"),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -584,26 +581,21 @@ impl ::apigen_runtime::codegen::client::Operation for GetIntegrationRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getIntegration",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
-                .integration_name)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "getIntegration",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(&
+                    self.integration_name)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `publishIntegration` request, set through [`PublishIntegrationBuilder`].
@@ -619,26 +611,22 @@ impl ::apigen_runtime::codegen::client::Operation for PublishIntegrationRequest 
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "publishIntegration",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
-                .integration_name)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "publishIntegration",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(&
+                    self.integration_name)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -851,26 +839,21 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteIntegrationRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "deleteIntegration",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
-            path: ::std::format!(
-                "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
-                .integration_name)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "deleteIntegration",
+                ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
+                ::std::format!(
+                    "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(&
+                    self.integration_name)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `listIntegrationInstallations` request, set through [`ListIntegrationInstallationsBuilder`].
@@ -894,11 +877,8 @@ for ListIntegrationInstallationsRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.external_id {
             query.push(("externalId".into(), value.clone()));
@@ -910,18 +890,18 @@ for ListIntegrationInstallationsRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listIntegrationInstallations",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/integrations/{}/installations",
-                ::apigen_runtime::codegen::client::segment(& self.integration_name)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listIntegrationInstallations",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/integrations/{}/installations",
+                    ::apigen_runtime::codegen::client::segment(& self.integration_name)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -980,26 +960,22 @@ impl ::apigen_runtime::codegen::client::Operation for InstallIntegrationRequest 
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "installIntegration",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/integrations/{}/installations",
-                ::apigen_runtime::codegen::client::segment(& self.integration_name)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "installIntegration",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/integrations/{}/installations",
+                    ::apigen_runtime::codegen::client::segment(& self.integration_name)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1029,11 +1005,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationEventsReque
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -1042,18 +1015,18 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationEventsReque
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listIntegrationEvents",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/integrations/{}/events",
-                ::apigen_runtime::codegen::client::segment(& self.integration_name)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listIntegrationEvents",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/integrations/{}/events",
+                    ::apigen_runtime::codegen::client::segment(& self.integration_name)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1104,27 +1077,22 @@ impl ::apigen_runtime::codegen::client::Operation for GetIntegrationEventRequest
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getIntegrationEvent",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/integrations/{}/events/{}",
-                ::apigen_runtime::codegen::client::segment(& self.integration_name),
-                ::apigen_runtime::codegen::client::segment(& self.event_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "getIntegrationEvent",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/integrations/{}/events/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.integration_name),
+                    ::apigen_runtime::codegen::client::segment(& self.event_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `listIntegrationSpaces` request, set through [`ListIntegrationSpacesBuilder`].
@@ -1148,11 +1116,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSpacesReque
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.external_id {
             query.push(("externalId".into(), value.clone()));
@@ -1167,18 +1132,18 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSpacesReque
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listIntegrationSpaces",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/integrations/{}/spaces",
-                ::apigen_runtime::codegen::client::segment(& self.integration_name)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listIntegrationSpaces",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/integrations/{}/spaces",
+                    ::apigen_runtime::codegen::client::segment(& self.integration_name)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1253,11 +1218,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSitesReques
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.external_id {
             query.push(("externalId".into(), value.clone()));
@@ -1272,18 +1234,18 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSitesReques
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listIntegrationSites",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/integrations/{}/sites", ::apigen_runtime::codegen::client::segment(&
-                self.integration_name)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listIntegrationSites",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/integrations/{}/sites",
+                    ::apigen_runtime::codegen::client::segment(& self.integration_name)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -1353,26 +1315,22 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateIntegrationDevModeRe
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateIntegrationDevMode",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
-            path: ::std::format!(
-                "/v1/integrations/{}/dev", ::apigen_runtime::codegen::client::segment(&
-                self.integration_name)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "updateIntegrationDevMode",
+                ::apigen_runtime::codegen::client::reqwest::Method::PUT,
+                ::std::format!(
+                    "/v1/integrations/{}/dev",
+                    ::apigen_runtime::codegen::client::segment(& self.integration_name)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }

@@ -193,11 +193,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationMembersReq
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
             query.push(("order".into(), value.as_str().to_owned()));
@@ -218,18 +215,18 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationMembersReq
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listOrganizationMembers",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/members", ::apigen_runtime::codegen::client::segment(& self
-                .organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listOrganizationMembers",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/members", ::apigen_runtime::codegen::client::segment(&
+                    self.organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -323,27 +320,22 @@ impl ::apigen_runtime::codegen::client::Operation for GetOrganizationMemberReque
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getOrganizationMember",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/members/{}", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
-                .user_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "getOrganizationMember",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/members/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.user_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `deleteOrganizationMember` request, set through [`DeleteOrganizationMemberBuilder`].
@@ -362,27 +354,22 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteOrganizationMemberRe
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "deleteOrganizationMember",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
-            path: ::std::format!(
-                "/v1/orgs/{}/members/{}", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
-                .user_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "deleteOrganizationMember",
+                ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
+                ::std::format!(
+                    "/v1/orgs/{}/members/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.user_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `updateOrganizationMember` request, set through [`UpdateOrganizationMemberBuilder`].
@@ -402,27 +389,23 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationMemberRe
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateOrganizationMember",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
-            path: ::std::format!(
-                "/v1/orgs/{}/members/{}", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
-                .user_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "updateOrganizationMember",
+                ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
+                ::std::format!(
+                    "/v1/orgs/{}/members/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.user_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -462,26 +445,21 @@ impl ::apigen_runtime::codegen::client::Operation for PingOrganizationRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "pingOrganization",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/orgs/{}/ping", ::apigen_runtime::codegen::client::segment(& self
-                .organization_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "pingOrganization",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/orgs/{}/ping", ::apigen_runtime::codegen::client::segment(& self
+                    .organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `setOrganizationMemberSso` request, set through [`SetOrganizationMemberSsoBuilder`].
@@ -500,27 +478,22 @@ impl ::apigen_runtime::codegen::client::Operation for SetOrganizationMemberSsoRe
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "setOrganizationMemberSso",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/orgs/{}/members/{}/sso",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id),
-                ::apigen_runtime::codegen::client::segment(& self.user_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "setOrganizationMemberSso",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/orgs/{}/members/{}/sso",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.user_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `listOrganizationMemberSpaces` request, set through [`ListOrganizationMemberSpacesBuilder`].
@@ -545,11 +518,8 @@ for ListOrganizationMemberSpacesRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
             query.push(("order".into(), value.as_str().to_owned()));
@@ -561,19 +531,19 @@ for ListOrganizationMemberSpacesRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listOrganizationMemberSpaces",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/members/{}/spaces",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id),
-                ::apigen_runtime::codegen::client::segment(& self.user_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listOrganizationMemberSpaces",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/members/{}/spaces",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.user_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -643,11 +613,8 @@ for ListOrganizationMemberTeamsRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.title {
             query.push(("title".into(), value.clone()));
@@ -659,19 +626,19 @@ for ListOrganizationMemberTeamsRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listOrganizationMemberTeams",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/members/{}/teams",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id),
-                ::apigen_runtime::codegen::client::segment(& self.user_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listOrganizationMemberTeams",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/members/{}/teams",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.user_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }

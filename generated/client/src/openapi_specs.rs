@@ -150,11 +150,8 @@ for ListOrganizationOpenApiSpecsRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -163,18 +160,18 @@ for ListOrganizationOpenApiSpecsRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listOrganizationOpenApiSpecs",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/openapi", ::apigen_runtime::codegen::client::segment(& self
-                .organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listOrganizationOpenApiSpecs",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/openapi", ::apigen_runtime::codegen::client::segment(&
+                    self.organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -227,26 +224,22 @@ for CreateOrganizationOpenApiSpecRequest {
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "createOrganizationOpenApiSpec",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/orgs/{}/openapi", ::apigen_runtime::codegen::client::segment(& self
-                .organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "createOrganizationOpenApiSpec",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/orgs/{}/openapi", ::apigen_runtime::codegen::client::segment(&
+                    self.organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -263,27 +256,22 @@ impl ::apigen_runtime::codegen::client::Operation for GetOpenApiSpecRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getOpenApiSpec",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
-                .spec_slug)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "getOpenApiSpec",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/openapi/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.spec_slug)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `createOrUpdateOpenApiSpec` request, set through [`CreateOrUpdateOpenApiSpecBuilder`].
@@ -303,27 +291,23 @@ impl ::apigen_runtime::codegen::client::Operation for CreateOrUpdateOpenApiSpecR
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "createOrUpdateOpenApiSpec",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
-            path: ::std::format!(
-                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
-                .spec_slug)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "createOrUpdateOpenApiSpec",
+                ::apigen_runtime::codegen::client::reqwest::Method::PUT,
+                ::std::format!(
+                    "/v1/orgs/{}/openapi/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.spec_slug)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -347,27 +331,22 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteOpenApiSpecRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "deleteOpenApiSpec",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
-            path: ::std::format!(
-                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
-                .spec_slug)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "deleteOpenApiSpec",
+                ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
+                ::std::format!(
+                    "/v1/orgs/{}/openapi/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.spec_slug)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `updateOpenApiSpec` request, set through [`UpdateOpenApiSpecBuilder`].
@@ -384,27 +363,23 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOpenApiSpecRequest {
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateOpenApiSpec",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
-            path: ::std::format!(
-                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
-                .spec_slug)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "updateOpenApiSpec",
+                ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
+                ::std::format!(
+                    "/v1/orgs/{}/openapi/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.spec_slug)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }

@@ -217,28 +217,25 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.share_key {
             query.push(("shareKey".into(), value.clone()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getSpace",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
-                .space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "getSpace",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
+                    .space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -266,26 +263,21 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "deleteSpace",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
-            path: ::std::format!(
-                "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
-                .space_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "deleteSpace",
+                ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
+                ::std::format!(
+                    "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
+                    .space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `updateSpace` request, set through [`UpdateSpaceBuilder`].
@@ -301,26 +293,22 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceRequest {
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateSpace",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
-            path: ::std::format!(
-                "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
-                .space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "updateSpace",
+                ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
+                ::std::format!(
+                    "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
+                    .space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -408,26 +396,21 @@ impl ::apigen_runtime::codegen::client::Operation for DuplicateSpaceRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "duplicateSpace",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/duplicate", ::apigen_runtime::codegen::client::segment(&
-                self.space_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "duplicateSpace",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/duplicate",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `restoreSpace` request, set through [`RestoreSpaceBuilder`].
@@ -442,26 +425,21 @@ impl ::apigen_runtime::codegen::client::Operation for RestoreSpaceRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "restoreSpace",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/restore", ::apigen_runtime::codegen::client::segment(&
-                self.space_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "restoreSpace",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/restore", ::apigen_runtime::codegen::client::segment(&
+                    self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `moveSpace` request, set through [`MoveSpaceBuilder`].
@@ -477,26 +455,22 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSpaceRequest {
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "moveSpace",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/move", ::apigen_runtime::codegen::client::segment(& self
-                .space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "moveSpace",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/move", ::apigen_runtime::codegen::client::segment(&
+                    self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -545,26 +519,22 @@ impl ::apigen_runtime::codegen::client::Operation for TransferSpaceRequest {
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "transferSpace",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/spaces/{}/transfer", ::apigen_runtime::codegen::client::segment(&
-                self.space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "transferSpace",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/spaces/{}/transfer",
+                    ::apigen_runtime::codegen::client::segment(& self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -592,11 +562,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceLinksRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
             query.push(("status".into(), value.as_str().to_owned()));
@@ -608,18 +575,18 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceLinksRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listSpaceLinks",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/spaces/{}/links", ::apigen_runtime::codegen::client::segment(& self
-                .space_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listSpaceLinks",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/spaces/{}/links", ::apigen_runtime::codegen::client::segment(&
+                    self.space_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }

@@ -151,11 +151,8 @@ for ListOrganizationTranslationsRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page".into(), value.clone()));
@@ -164,18 +161,18 @@ for ListOrganizationTranslationsRequest {
             query.push(("limit".into(), value.to_string()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "listOrganizationTranslations",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/translations", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::None,
+            ..::apigen_runtime::client::Call::new(
+                "listOrganizationTranslations",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/translations",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -228,26 +225,22 @@ for CreateOrganizationTranslationRequest {
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "createOrganizationTranslation",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/orgs/{}/translations", ::apigen_runtime::codegen::client::segment(&
-                self.organization_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "createOrganizationTranslation",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/orgs/{}/translations",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -264,27 +257,22 @@ impl ::apigen_runtime::codegen::client::Operation for GetTranslationRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "getTranslation",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
-            path: ::std::format!(
-                "/v1/orgs/{}/translations/{}",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id),
-                ::apigen_runtime::codegen::client::segment(& self.translation_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "getTranslation",
+                ::apigen_runtime::codegen::client::reqwest::Method::GET,
+                ::std::format!(
+                    "/v1/orgs/{}/translations/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.translation_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `updateTranslationInstructions` request, set through [`UpdateTranslationInstructionsBuilder`].
@@ -305,27 +293,23 @@ for UpdateTranslationInstructionsRequest {
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "updateTranslationInstructions",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
-            path: ::std::format!(
-                "/v1/orgs/{}/translations/{}",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id),
-                ::apigen_runtime::codegen::client::segment(& self.translation_id)
-            ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
             body,
+            ..::apigen_runtime::client::Call::new(
+                "updateTranslationInstructions",
+                ::apigen_runtime::codegen::client::reqwest::Method::PUT,
+                ::std::format!(
+                    "/v1/orgs/{}/translations/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.translation_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
+            )
         })
     }
 }
@@ -352,27 +336,22 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteTranslationRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "deleteTranslation",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
-            path: ::std::format!(
-                "/v1/orgs/{}/translations/{}",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id),
-                ::apigen_runtime::codegen::client::segment(& self.translation_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "deleteTranslation",
+                ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
+                ::std::format!(
+                    "/v1/orgs/{}/translations/{}",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.translation_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }
 /// The parameters of a `runTranslation` request, set through [`RunTranslationBuilder`].
@@ -388,26 +367,21 @@ impl ::apigen_runtime::codegen::client::Operation for RunTranslationRequest {
     fn call(
         &self,
         _: &::apigen_runtime::codegen::client::Core,
-        headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-    ) -> ::core::result::Result<
-        ::apigen_runtime::client::Call,
-        ::apigen_runtime::client::Error,
-    > {
-        let query = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
-            operation: "runTranslation",
-            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
-            path: ::std::format!(
-                "/v1/orgs/{}/translations/{}/run",
-                ::apigen_runtime::codegen::client::segment(& self.organization_id),
-                ::apigen_runtime::codegen::client::segment(& self.translation_id)
+        headers: ::apigen_runtime::codegen::client::Headers,
+    ) -> ::apigen_runtime::codegen::client::Made {
+        ::core::result::Result::Ok(
+            ::apigen_runtime::client::Call::new(
+                "runTranslation",
+                ::apigen_runtime::codegen::client::reqwest::Method::POST,
+                ::std::format!(
+                    "/v1/orgs/{}/translations/{}/run",
+                    ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                    ::apigen_runtime::codegen::client::segment(& self.translation_id)
+                ),
+                &[&["bearerAuth"]],
+                ::core::option::Option::None,
+                headers,
             ),
-            auth: &[&["bearerAuth"]],
-            errors: ::core::option::Option::None,
-            headers,
-            cookies: ::std::vec::Vec::new(),
-            query,
-            body: ::core::option::Option::None,
-        })
+        )
     }
 }

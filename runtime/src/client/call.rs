@@ -42,6 +42,28 @@ pub struct Call {
     pub cookies: Vec<(&'static str, String)>,
 }
 
+impl Call {
+    /// A call of `operation` (`method` on `path`, percent-encoded already) with the caller's
+    /// `headers`, the schemes it accepts (`auth`) and its error types: no query, cookie or
+    /// body. Generated code sets those it has with the struct's update syntax.
+    pub fn new(
+        operation: &'static str,
+        method: reqwest::Method,
+        path: String,
+        auth: &'static [&'static [&'static str]],
+        errors: Option<ErrorTypes>,
+        headers: Vec<(String, String)>,
+    ) -> Self {
+        Call { operation, method, path, query: Vec::new(), body: None, auth, errors, headers, cookies: Vec::new() }
+    }
+}
+
+/// The headers a caller adds to one call, by name and value.
+pub type Headers = Vec<(String, String)>;
+
+/// A call made, or the reason it cannot be (an invalid body or object query parameter).
+pub type Made = Result<Call, Error>;
+
 /// The body of a call.
 #[derive(Clone)]
 pub enum CallBody {

@@ -66,23 +66,28 @@ impl ClientEmitter<'_> {
             .filter(|p| p.location != ParamIn::Path && !query.holds(p) && !cookies.holds(p))
             .map(|p| self.send_param(p));
         let body = self.body_expr(op);
-        let (decls, cookies_field) = self.list_decls(op, &query, &cookies);
+        let (decls, mut fields) = self.list_decls(op, &query, &cookies);
         let auth = op.auth.alternatives().iter().map(|set| quote!(&[#(#set),*]));
         let errors = self.error_types(op);
         let path = path_expr(self.api, op);
-        let body_field = if op.body.is_some() { quote!(body,) } else { quote!(body: #body,) };
-        let value = quote! {
-            ::apigen_runtime::client::Call {
-                operation: #name,
-                method: ::apigen_runtime::codegen::client::reqwest::Method::#method,
-                path: #path,
-                auth: &[#(#auth),*],
-                errors: #errors,
+        if op.body.is_some() {
+            fields.push(quote!(body));
+        }
+        let new = quote! {
+            ::apigen_runtime::client::Call::new(
+                #name,
+                ::apigen_runtime::codegen::client::reqwest::Method::#method,
+                #path,
+                &[#(#auth),*],
+                #errors,
                 headers,
-                #cookies_field
-                query,
-                #body_field
-            }
+            )
+        };
+        // What the operation has beside its path, schemes and error types; the rest empty.
+        let value = if fields.is_empty() {
+            new
+        } else {
+            quote! { ::apigen_runtime::client::Call { #(#fields,)* ..#new } }
         };
         // The body comes first, so that failing to encode it leaves nothing else built to drop.
         let body = op.body.is_some().then(|| quote! { let body = #body; });
@@ -97,8 +102,8 @@ impl ClientEmitter<'_> {
             fn call(
                 &self,
                 #core: &::apigen_runtime::codegen::client::Core,
-                headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
-            ) -> ::core::result::Result<::apigen_runtime::client::Call, ::apigen_runtime::client::Error> {
+                headers: ::apigen_runtime::codegen::client::Headers,
+            ) -> ::apigen_runtime::codegen::client::Made {
                 #steps
                 ::core::result::Result::Ok(#value)
             }
@@ -106,18 +111,24 @@ impl ClientEmitter<'_> {
     }
 
     /// The declarations of the list locals (a list a parameter goes to is a mutable local;
-    /// the others are written in place), and the `Call` member of cookies.
-    fn list_decls(&self, op: &Operation, query: &ListStart, cookies: &ListStart) -> (TokenStream, TokenStream) {
+    /// the others are written in place), and the `Call` members they give (`query`, `cookies`:
+    /// those the operation has).
+    fn list_decls(&self, op: &Operation, query: &ListStart, cookies: &ListStart) -> (TokenStream, Vec<TokenStream>) {
         let used = |location: ParamIn| op.params_in(location).next().is_some();
         let selected = |location: SelectIn| -> Vec<(&str, &str)> {
             op.select.iter().filter(|s| s.location == location).map(|s| (s.name.as_str(), s.value.as_str())).collect()
         };
-        let query_init = query.initial(&selected(SelectIn::Query));
-        let query_decl = if query.pushed {
-            quote! { let mut query = #query_init; }
-        } else {
-            quote! { let query = #query_init; }
-        };
+        let mut fields = Vec::new();
+        let query_selectors = selected(SelectIn::Query);
+        let query_decl = (used(ParamIn::Query) || !query_selectors.is_empty()).then(|| {
+            fields.push(quote!(query));
+            let query_init = query.initial(&query_selectors);
+            if query.pushed {
+                quote! { let mut query = #query_init; }
+            } else {
+                quote! { let query = #query_init; }
+            }
+        });
         // An answer in another media type than JSON asks for it with `Accept`.
         let accept = match &op.client.accept {
             AcceptHeader::None => None,
@@ -135,15 +146,16 @@ impl ClientEmitter<'_> {
         let selectors = quote! { #(#selectors)* };
         let headers_decl = (used(ParamIn::Header) || accept.is_some() || !header_selectors.is_empty())
             .then(|| quote! { let mut headers = headers; #selectors #accept });
-        let cookies_init = cookies.initial(&[]);
-        let (cookies_decl, cookies_field) = if cookies.pushed {
-            (quote! { let mut cookies = #cookies_init; }, quote! { cookies, })
-        } else if used(ParamIn::Cookie) {
-            (quote! { let cookies = #cookies_init; }, quote! { cookies, })
-        } else {
-            (quote! {}, quote! { cookies: ::std::vec::Vec::new(), })
-        };
-        (quote! { #query_decl #headers_decl #cookies_decl }, cookies_field)
+        let cookies_decl = used(ParamIn::Cookie).then(|| {
+            fields.push(quote!(cookies));
+            let cookies_init = cookies.initial(&[]);
+            if cookies.pushed {
+                quote! { let mut cookies = #cookies_init; }
+            } else {
+                quote! { let cookies = #cookies_init; }
+            }
+        });
+        (quote! { #query_decl #headers_decl #cookies_decl }, fields)
     }
 
     /// A query, header or cookie parameter pushed as text onto its list: a list as repeated
