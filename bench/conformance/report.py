@@ -61,7 +61,8 @@ def classify(kind, status, detail):
 def fragment_keyed(path):
     """True when the document's path keys hold a fragment (AWS's `/#X-Amz-Target=...`): no
     HTTP request carries a fragment, so Prism, which matches the key as a literal path, routes
-    none of these operations (NO_PATH_MATCHED_ERROR for the `/` the service is called on)."""
+    none of these operations (NO_PATH_MATCHED_ERROR for the `/` the service is called on, or
+    NO_METHOD_MATCHED_ERROR where another key holds the same path without the fragment)."""
     try:
         with open(path) as f:
             return any("#" in key for key in (json.load(f).get("paths") or {}))
@@ -86,7 +87,7 @@ with open(calls_path) as f:
             continue
         doc, op, kind, status, detail = parts[0], parts[1], parts[2], parts[3], "\t".join(parts[4:])
         outcome, cls = classify(kind, status, detail)
-        if outcome == "refused" and cls == "NO_PATH_MATCHED_ERROR" and doc in unroutable_docs:
+        if outcome == "refused" and cls in ("NO_PATH_MATCHED_ERROR", "NO_METHOD_MATCHED_ERROR") and doc in unroutable_docs:
             outcome, cls = "prism-unroutable", "the document's path keys hold a fragment Prism matches literally"
         counts[outcome] += 1
         per_doc[doc][outcome] += 1
