@@ -487,10 +487,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_space_change_requests(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSpaceChangeRequestsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
@@ -508,10 +505,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_space_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateSpaceChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest>;
     /// Get a change request.
@@ -536,10 +530,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest>;
     /// Update a change request.
@@ -570,10 +561,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateChangeRequestAnswer,
@@ -606,10 +594,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn merge_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: MergeChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ChangeRequestMergeResult,
@@ -634,10 +619,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_change_request_from_main(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateChangeRequestFromMainRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ChangeRequestUpdateResult,
@@ -659,10 +641,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_change_request_pdf(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetChangeRequestPdfRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequestPdf>;
     /// List the change requests of an organization.
@@ -682,10 +661,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organization_change_requests(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationChangeRequestsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
@@ -698,10 +674,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSpaceChangeRequestsRequest,
             ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
         >,
@@ -722,10 +695,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateSpaceChangeRequestRequest,
             ::docs_api_types::ChangeRequest,
         >,
@@ -746,10 +716,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetChangeRequestRequest,
             ::docs_api_types::ChangeRequest,
         >,
@@ -770,10 +737,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateChangeRequestRequest,
             ::docs_api_types::UpdateChangeRequestAnswer,
         >,
@@ -811,10 +775,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             MergeChangeRequestRequest,
             ::docs_api_types::ChangeRequestMergeResult,
         >,
@@ -835,10 +796,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateChangeRequestFromMainRequest,
             ::docs_api_types::ChangeRequestUpdateResult,
         >,
@@ -859,10 +817,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetChangeRequestPdfRequest,
             ::docs_api_types::ChangeRequestPdf,
         >,
@@ -883,10 +838,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationChangeRequestsRequest,
             ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
         >,

@@ -343,10 +343,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn get_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// Delete a collection.
@@ -358,10 +355,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn delete_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a collection.
@@ -373,10 +367,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn update_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// List the spaces of a collection.
@@ -386,10 +377,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn list_collection_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListCollectionSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Space>,
@@ -401,10 +389,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn move_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: MoveCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// Transfer a collection to another organization.
@@ -414,10 +399,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn transfer_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: TransferCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// List the collections of an organization.
@@ -427,10 +409,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn list_organization_collections(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationCollectionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Collection>,
@@ -442,10 +421,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn create_organization_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateOrganizationCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
 }
@@ -456,10 +432,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetCollectionRequest,
             ::docs_api_types::Collection,
         >,
@@ -480,10 +453,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteCollectionRequest,
             (),
         >,
@@ -504,10 +474,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateCollectionRequest,
             ::docs_api_types::Collection,
         >,
@@ -528,10 +495,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListCollectionSpacesRequest,
             ::apigen_runtime::Page<::docs_api_types::Space>,
         >,
@@ -552,10 +516,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             MoveCollectionRequest,
             ::docs_api_types::Collection,
         >,
@@ -576,10 +537,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             TransferCollectionRequest,
             ::docs_api_types::Collection,
         >,
@@ -600,10 +558,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationCollectionsRequest,
             ::apigen_runtime::Page<::docs_api_types::Collection>,
         >,
@@ -624,10 +579,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateOrganizationCollectionRequest,
             ::docs_api_types::Collection,
         >,

@@ -1033,10 +1033,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_space_comments(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSpaceCommentsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Comment>,
@@ -1056,10 +1053,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Get a comment of a space.
@@ -1075,10 +1069,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Update a comment of a space; resolve or reopen it; add or remove reactions.
@@ -1098,10 +1089,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Delete a comment of a space.
@@ -1119,10 +1107,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Post a reply to a comment of a space.
@@ -1140,10 +1125,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply>;
     /// Get a reply to a comment of a space.
@@ -1159,10 +1141,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply>;
     /// Update a reply to a comment of a space; add or remove reactions.
@@ -1191,10 +1170,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSpaceCommentReplyAnswer,
@@ -1214,10 +1190,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the members who commented on a space.
@@ -1233,10 +1206,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_space_commenters(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSpaceCommentersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Member>,
@@ -1254,10 +1224,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_change_request_comments(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListChangeRequestCommentsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Comment>,
@@ -1271,10 +1238,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.8.
     fn create_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Get a comment of a change request.
@@ -1290,10 +1254,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Update a comment of a change request; resolve or reopen it; add or remove reactions.
@@ -1307,10 +1268,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §3.3, §4.8.
     fn update_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Delete a comment of a change request.
@@ -1322,10 +1280,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.8.
     fn delete_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Post a reply to a comment of a change request.
@@ -1337,10 +1292,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.8.
     fn create_change_request_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateChangeRequestCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply>;
     /// List the replies to a comment of a change request.
@@ -1350,10 +1302,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.8.
     fn list_change_request_comment_replies(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListChangeRequestCommentRepliesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::CommentReply>,
@@ -1366,10 +1315,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSpaceCommentsRequest,
             ::apigen_runtime::Page<::docs_api_types::Comment>,
         >,
@@ -1390,10 +1336,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateSpaceCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1414,10 +1357,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetSpaceCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1438,10 +1378,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateSpaceCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1462,10 +1399,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteSpaceCommentRequest,
             (),
         >,
@@ -1486,10 +1420,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateSpaceCommentReplyRequest,
             ::docs_api_types::CommentReply,
         >,
@@ -1510,10 +1441,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetSpaceCommentReplyRequest,
             ::docs_api_types::CommentReply,
         >,
@@ -1534,10 +1462,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateSpaceCommentReplyRequest,
             ::docs_api_types::UpdateSpaceCommentReplyAnswer,
         >,
@@ -1575,10 +1500,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteSpaceCommentReplyRequest,
             (),
         >,
@@ -1599,10 +1521,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSpaceCommentersRequest,
             ::apigen_runtime::Page<::docs_api_types::Member>,
         >,
@@ -1623,10 +1542,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListChangeRequestCommentsRequest,
             ::apigen_runtime::Page<::docs_api_types::Comment>,
         >,
@@ -1647,10 +1563,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateChangeRequestCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1671,10 +1584,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetChangeRequestCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1695,10 +1605,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateChangeRequestCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1719,10 +1626,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteChangeRequestCommentRequest,
             (),
         >,
@@ -1743,10 +1647,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateChangeRequestCommentReplyRequest,
             ::docs_api_types::CommentReply,
         >,
@@ -1767,10 +1668,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListChangeRequestCommentRepliesRequest,
             ::apigen_runtime::Page<::docs_api_types::CommentReply>,
         >,

@@ -1117,10 +1117,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn search_space_content(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: SearchSpaceContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SearchResult>,
@@ -1134,10 +1131,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn get_space_content(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetSpaceContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision>;
     /// Apply a template to the content of a space.
@@ -1149,10 +1143,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn apply_space_content_template(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ApplySpaceContentTemplateRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the pages of the content of a space.
@@ -1164,10 +1155,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn list_space_pages(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSpacePagesRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList>;
     /// List the files of the content of a space.
@@ -1179,10 +1167,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn list_space_files(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSpaceFilesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::File>,
@@ -1196,10 +1181,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn get_space_file(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetSpaceFileRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File>;
     /// List the places that link to a file of a space.
@@ -1209,10 +1191,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn list_space_file_backlinks(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSpaceFileBacklinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Backlink>,
@@ -1228,10 +1207,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn get_space_page(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetSpacePageRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page>;
     /// List the links of a page of a space, with their status.
@@ -1241,10 +1217,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn list_space_page_links(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSpacePageLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList>;
     /// Get the revision of the content of a change request.
@@ -1256,10 +1229,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn get_change_request_content(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetChangeRequestContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision>;
     /// List the pages of the content of a change request.
@@ -1271,10 +1241,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn list_change_request_pages(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListChangeRequestPagesRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList>;
     /// List the files of the content of a change request.
@@ -1286,10 +1253,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn list_change_request_files(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListChangeRequestFilesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::File>,
@@ -1303,10 +1267,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn get_change_request_file(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetChangeRequestFileRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File>;
     /// List the places that link to a file of a change request.
@@ -1316,10 +1277,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn list_change_request_file_backlinks(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListChangeRequestFileBacklinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Backlink>,
@@ -1335,10 +1293,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn get_change_request_page(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetChangeRequestPageRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page>;
     /// List the links of a page of a change request, with their status.
@@ -1348,10 +1303,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn list_change_request_page_links(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListChangeRequestPageLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList>;
 }
@@ -1362,10 +1314,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             SearchSpaceContentRequest,
             ::apigen_runtime::Page<::docs_api_types::SearchResult>,
         >,
@@ -1386,10 +1335,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetSpaceContentRequest,
             ::docs_api_types::Revision,
         >,
@@ -1410,10 +1356,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ApplySpaceContentTemplateRequest,
             (),
         >,
@@ -1434,10 +1377,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSpacePagesRequest,
             ::docs_api_types::PageList,
         >,
@@ -1458,10 +1398,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSpaceFilesRequest,
             ::apigen_runtime::Page<::docs_api_types::File>,
         >,
@@ -1482,10 +1419,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetSpaceFileRequest,
             ::docs_api_types::File,
         >,
@@ -1506,10 +1440,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSpaceFileBacklinksRequest,
             ::apigen_runtime::Page<::docs_api_types::Backlink>,
         >,
@@ -1530,10 +1461,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetSpacePageRequest,
             ::docs_api_types::Page,
         >,
@@ -1554,10 +1482,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSpacePageLinksRequest,
             ::docs_api_types::LinkReportList,
         >,
@@ -1578,10 +1503,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetChangeRequestContentRequest,
             ::docs_api_types::Revision,
         >,
@@ -1602,10 +1524,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListChangeRequestPagesRequest,
             ::docs_api_types::PageList,
         >,
@@ -1626,10 +1545,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListChangeRequestFilesRequest,
             ::apigen_runtime::Page<::docs_api_types::File>,
         >,
@@ -1650,10 +1566,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetChangeRequestFileRequest,
             ::docs_api_types::File,
         >,
@@ -1674,10 +1587,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListChangeRequestFileBacklinksRequest,
             ::apigen_runtime::Page<::docs_api_types::Backlink>,
         >,
@@ -1698,10 +1608,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetChangeRequestPageRequest,
             ::docs_api_types::Page,
         >,
@@ -1722,10 +1629,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListChangeRequestPageLinksRequest,
             ::docs_api_types::LinkReportList,
         >,

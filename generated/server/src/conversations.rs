@@ -360,10 +360,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn list_organization_conversation_clusters(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationConversationClustersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
@@ -375,10 +372,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn list_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationConversationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Conversation>,
@@ -392,10 +386,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn ingest_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: IngestOrganizationConversationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the conversation issues of an organization, each with its conversation.
@@ -405,10 +396,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn list_organization_conversation_issues(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationConversationIssuesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
@@ -420,10 +408,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn get_conversation_issue(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetConversationIssueRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ConversationIssueEntry,
@@ -435,10 +420,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn get_conversation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetConversationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ConversationDetail>;
 }
@@ -449,10 +431,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationConversationClustersRequest,
             ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
         >,
@@ -473,10 +452,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationConversationsRequest,
             ::apigen_runtime::Page<::docs_api_types::Conversation>,
         >,
@@ -497,10 +473,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             IngestOrganizationConversationsRequest,
             (),
         >,
@@ -521,10 +494,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationConversationIssuesRequest,
             ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
         >,
@@ -545,10 +515,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetConversationIssueRequest,
             ::docs_api_types::ConversationIssueEntry,
         >,
@@ -569,10 +536,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetConversationRequest,
             ::docs_api_types::ConversationDetail,
         >,

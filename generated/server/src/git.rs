@@ -153,10 +153,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4.
     fn import_space_from_git(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ImportSpaceFromGitRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Export the content of a space to a Git repository.
@@ -170,10 +167,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4.
     fn export_space_to_git(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ExportSpaceToGitRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Get the Git information of a space.
@@ -183,10 +177,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4, §2.7.
     fn get_space_git_info(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetSpaceGitInfoRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SpaceGitInfo>;
     /// Remove the legacy Git installation of a space.
@@ -200,10 +191,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4.
     fn delete_space_git_legacy_installation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteSpaceGitLegacyInstallationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
 }
@@ -214,10 +202,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ImportSpaceFromGitRequest,
             (),
         >,
@@ -238,10 +223,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ExportSpaceToGitRequest,
             (),
         >,
@@ -262,10 +244,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetSpaceGitInfoRequest,
             ::docs_api_types::SpaceGitInfo,
         >,
@@ -286,10 +265,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteSpaceGitLegacyInstallationRequest,
             (),
         >,

@@ -768,10 +768,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_integrations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListIntegrationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Integration>,
@@ -798,10 +795,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_integration(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Integration>;
     /// Publish an integration (a new one, or a new version of an existing one).
@@ -831,10 +825,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn publish_integration(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: PublishIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Integration>;
     /// Delete an integration.
@@ -852,10 +843,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_integration(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the installations of an integration.
@@ -880,10 +868,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_integration_installations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListIntegrationInstallationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Installation>,
@@ -910,10 +895,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn install_integration(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: InstallIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Installation>;
     /// List the events delivered to an integration.
@@ -938,10 +920,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_integration_events(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListIntegrationEventsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
@@ -969,10 +948,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_integration_event(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetIntegrationEventRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::IntegrationEventDetail,
@@ -1000,10 +976,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_integration_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListIntegrationSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
@@ -1031,10 +1004,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_integration_sites(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListIntegrationSitesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
@@ -1064,10 +1034,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_integration_dev_mode(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateIntegrationDevModeRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
 }
@@ -1078,10 +1045,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListIntegrationsRequest,
             ::apigen_runtime::Page<::docs_api_types::Integration>,
         >,
@@ -1102,10 +1066,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetIntegrationRequest,
             ::docs_api_types::Integration,
         >,
@@ -1126,10 +1087,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             PublishIntegrationRequest,
             ::docs_api_types::Integration,
         >,
@@ -1150,10 +1108,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteIntegrationRequest,
             (),
         >,
@@ -1174,10 +1129,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListIntegrationInstallationsRequest,
             ::apigen_runtime::Page<::docs_api_types::Installation>,
         >,
@@ -1198,10 +1150,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             InstallIntegrationRequest,
             ::docs_api_types::Installation,
         >,
@@ -1222,10 +1171,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListIntegrationEventsRequest,
             ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
         >,
@@ -1246,10 +1192,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetIntegrationEventRequest,
             ::docs_api_types::IntegrationEventDetail,
         >,
@@ -1270,10 +1213,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListIntegrationSpacesRequest,
             ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
         >,
@@ -1294,10 +1234,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListIntegrationSitesRequest,
             ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
         >,
@@ -1318,10 +1255,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateIntegrationDevModeRequest,
             (),
         >,

@@ -464,10 +464,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn list_organization_members(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationMembersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Member>,
@@ -479,10 +476,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn get_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member>;
     /// Remove a member from an organization.
@@ -494,10 +488,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4, §7.
     fn delete_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Change the role of a member of an organization.
@@ -509,10 +500,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn update_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member>;
     /// Record that the caller is active in an organization.
@@ -525,10 +513,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4, §5.
     fn ping_organization(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: PingOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::PingOrganizationResponse,
@@ -540,10 +525,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn set_organization_member_sso(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: SetOrganizationMemberSsoRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member>;
     /// List the spaces a member of an organization can access.
@@ -553,10 +535,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn list_organization_member_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationMemberSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
@@ -568,10 +547,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn list_organization_member_teams(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationMemberTeamsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
@@ -584,10 +560,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationMembersRequest,
             ::apigen_runtime::Page<::docs_api_types::Member>,
         >,
@@ -608,10 +581,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetOrganizationMemberRequest,
             ::docs_api_types::Member,
         >,
@@ -632,10 +602,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteOrganizationMemberRequest,
             (),
         >,
@@ -656,10 +623,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateOrganizationMemberRequest,
             ::docs_api_types::Member,
         >,
@@ -680,10 +644,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             PingOrganizationRequest,
             ::docs_api_types::PingOrganizationResponse,
         >,
@@ -704,10 +665,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             SetOrganizationMemberSsoRequest,
             ::docs_api_types::Member,
         >,
@@ -728,10 +686,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationMemberSpacesRequest,
             ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
         >,
@@ -752,10 +707,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationMemberTeamsRequest,
             ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
         >,

@@ -742,10 +742,7 @@ const SAMPLES: &[MockAnswer] = &[
 impl crate::OrganizationsApi for MockService {
     fn list_organizations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Organization>,
@@ -754,20 +751,14 @@ impl crate::OrganizationsApi for MockService {
     }
     fn get_organization(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Organization> {
         self.call("getOrganization", &context, &request)
     }
     fn update_organization(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationAnswer,
@@ -783,30 +774,21 @@ impl crate::OrganizationsApi for MockService {
     }
     fn delete_organization_invite_link(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteOrganizationInviteLinkRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationInviteLink", &context, &request)
     }
     fn join_organization(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::JoinOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("joinOrganization", &context, &request)
     }
     fn search_organization_content(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::SearchOrganizationContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
@@ -815,10 +797,7 @@ impl crate::OrganizationsApi for MockService {
     }
     fn get_organization_agent_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetOrganizationAgentInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::OrganizationAgentInstructions,
@@ -827,10 +806,7 @@ impl crate::OrganizationsApi for MockService {
     }
     fn update_organization_agent_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateOrganizationAgentInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
@@ -846,10 +822,7 @@ impl crate::OrganizationsApi for MockService {
     }
     fn list_organizations_by_email_domain(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationsByEmailDomainRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::EmailDomainOrganizations,
@@ -861,10 +834,7 @@ impl crate::OrganizationsApi for MockService {
 impl crate::MembersApi for MockService {
     fn list_organization_members(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationMembersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Member>,
@@ -873,40 +843,28 @@ impl crate::MembersApi for MockService {
     }
     fn get_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member> {
         self.call("getOrganizationMember", &context, &request)
     }
     fn delete_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationMember", &context, &request)
     }
     fn update_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member> {
         self.call("updateOrganizationMember", &context, &request)
     }
     fn ping_organization(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::PingOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::PingOrganizationResponse,
@@ -915,20 +873,14 @@ impl crate::MembersApi for MockService {
     }
     fn set_organization_member_sso(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::SetOrganizationMemberSsoRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member> {
         self.call("setOrganizationMemberSso", &context, &request)
     }
     fn list_organization_member_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationMemberSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
@@ -937,10 +889,7 @@ impl crate::MembersApi for MockService {
     }
     fn list_organization_member_teams(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationMemberTeamsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
@@ -952,10 +901,7 @@ impl crate::MembersApi for MockService {
 impl crate::TeamsApi for MockService {
     fn list_organization_teams(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationTeamsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Team>,
@@ -964,40 +910,28 @@ impl crate::TeamsApi for MockService {
     }
     fn create_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team> {
         self.call("createOrganizationTeam", &context, &request)
     }
     fn get_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team> {
         self.call("getOrganizationTeam", &context, &request)
     }
     fn delete_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationTeam", &context, &request)
     }
     fn update_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationTeamAnswer,
@@ -1016,10 +950,7 @@ impl crate::TeamsApi for MockService {
 impl crate::SsoApi for MockService {
     fn list_organization_saml_providers(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationSamlProvidersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
@@ -1028,40 +959,28 @@ impl crate::SsoApi for MockService {
     }
     fn create_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SamlProvider> {
         self.call("createOrganizationSamlProvider", &context, &request)
     }
     fn get_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SamlProvider> {
         self.call("getOrganizationSamlProvider", &context, &request)
     }
     fn delete_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationSamlProvider", &context, &request)
     }
     fn update_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
@@ -1077,10 +996,7 @@ impl crate::SsoApi for MockService {
     }
     fn list_organization_sso_providers(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationSsoProvidersRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SsoProviderList> {
         self.call("listOrganizationSsoProviders", &context, &request)
@@ -1090,40 +1006,28 @@ impl crate::SsoApi for MockService {
 impl crate::CollectionsApi for MockService {
     fn get_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("getCollection", &context, &request)
     }
     fn delete_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteCollection", &context, &request)
     }
     fn update_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("updateCollection", &context, &request)
     }
     fn list_collection_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListCollectionSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Space>,
@@ -1132,30 +1036,21 @@ impl crate::CollectionsApi for MockService {
     }
     fn move_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::MoveCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("moveCollection", &context, &request)
     }
     fn transfer_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::TransferCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("transferCollection", &context, &request)
     }
     fn list_organization_collections(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationCollectionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Collection>,
@@ -1164,10 +1059,7 @@ impl crate::CollectionsApi for MockService {
     }
     fn create_organization_collection(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateOrganizationCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("createOrganizationCollection", &context, &request)
@@ -1177,80 +1069,56 @@ impl crate::CollectionsApi for MockService {
 impl crate::SpacesApi for MockService {
     fn get_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("getSpace", &context, &request)
     }
     fn delete_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpace", &context, &request)
     }
     fn update_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("updateSpace", &context, &request)
     }
     fn duplicate_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DuplicateSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("duplicateSpace", &context, &request)
     }
     fn restore_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::RestoreSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("restoreSpace", &context, &request)
     }
     fn move_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::MoveSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("moveSpace", &context, &request)
     }
     fn transfer_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::TransferSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("transferSpace", &context, &request)
     }
     fn list_space_links(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSpaceLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList> {
         self.call("listSpaceLinks", &context, &request)
@@ -1260,10 +1128,7 @@ impl crate::SpacesApi for MockService {
 impl crate::SitesApi for MockService {
     fn list_organization_sites(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationSitesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Site>,
@@ -1272,60 +1137,42 @@ impl crate::SitesApi for MockService {
     }
     fn create_organization_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateOrganizationSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site> {
         self.call("createOrganizationSite", &context, &request)
     }
     fn get_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site> {
         self.call("getSite", &context, &request)
     }
     fn delete_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSite", &context, &request)
     }
     fn update_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site> {
         self.call("updateSite", &context, &request)
     }
     fn get_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetSiteAdaptiveSchemaRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteAdaptiveSchema> {
         self.call("getSiteAdaptiveSchema", &context, &request)
     }
     fn update_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSiteAdaptiveSchemaRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
@@ -1341,10 +1188,7 @@ impl crate::SitesApi for MockService {
     }
     fn list_site_template_conditions(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSiteTemplateConditionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::SiteTemplateConditionList,
@@ -1353,20 +1197,14 @@ impl crate::SitesApi for MockService {
     }
     fn get_published_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetPublishedSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PublishedContentSite> {
         self.call("getPublishedSite", &context, &request)
     }
     fn publish_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::PublishSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SitePublication> {
         self.call("publishSite", &context, &request)
@@ -1376,10 +1214,7 @@ impl crate::SitesApi for MockService {
 impl crate::SiteStructureApi for MockService {
     fn list_site_sections(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSiteSectionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
@@ -1388,30 +1223,21 @@ impl crate::SiteStructureApi for MockService {
     }
     fn create_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection> {
         self.call("createSiteSection", &context, &request)
     }
     fn delete_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSiteSection", &context, &request)
     }
     fn update_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection> {
         self.call("updateSiteSection", &context, &request)
@@ -1419,20 +1245,14 @@ impl crate::SiteStructureApi for MockService {
     #[allow(deprecated)]
     fn move_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::MoveSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection> {
         self.call("moveSiteSection", &context, &request)
     }
     fn list_site_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSiteSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
@@ -1441,30 +1261,21 @@ impl crate::SiteStructureApi for MockService {
     }
     fn create_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace> {
         self.call("createSiteSpace", &context, &request)
     }
     fn delete_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSiteSpace", &context, &request)
     }
     fn update_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace> {
         self.call("updateSiteSpace", &context, &request)
@@ -1472,20 +1283,14 @@ impl crate::SiteStructureApi for MockService {
     #[allow(deprecated)]
     fn move_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::MoveSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace> {
         self.call("moveSiteSpace", &context, &request)
     }
     fn list_site_section_groups(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSiteSectionGroupsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
@@ -1494,60 +1299,42 @@ impl crate::SiteStructureApi for MockService {
     }
     fn create_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("createSiteSectionGroup", &context, &request)
     }
     fn delete_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSiteSectionGroup", &context, &request)
     }
     fn update_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("updateSiteSectionGroup", &context, &request)
     }
     fn add_site_section_group_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::AddSiteSectionGroupSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("addSiteSectionGroupSection", &context, &request)
     }
     fn remove_site_section_group_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::RemoveSiteSectionGroupSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("removeSiteSectionGroupSection", &context, &request)
     }
     fn move_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::MoveSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("moveSiteSectionGroup", &context, &request)
@@ -1557,10 +1344,7 @@ impl crate::SiteStructureApi for MockService {
 impl crate::ContentApi for MockService {
     fn search_space_content(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::SearchSpaceContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SearchResult>,
@@ -1569,40 +1353,28 @@ impl crate::ContentApi for MockService {
     }
     fn get_space_content(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetSpaceContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision> {
         self.call("getSpaceContent", &context, &request)
     }
     fn apply_space_content_template(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ApplySpaceContentTemplateRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("applySpaceContentTemplate", &context, &request)
     }
     fn list_space_pages(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSpacePagesRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList> {
         self.call("listSpacePages", &context, &request)
     }
     fn list_space_files(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSpaceFilesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::File>,
@@ -1611,20 +1383,14 @@ impl crate::ContentApi for MockService {
     }
     fn get_space_file(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetSpaceFileRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File> {
         self.call("getSpaceFile", &context, &request)
     }
     fn list_space_file_backlinks(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSpaceFileBacklinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Backlink>,
@@ -1633,50 +1399,35 @@ impl crate::ContentApi for MockService {
     }
     fn get_space_page(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetSpacePageRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page> {
         self.call("getSpacePage", &context, &request)
     }
     fn list_space_page_links(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSpacePageLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList> {
         self.call("listSpacePageLinks", &context, &request)
     }
     fn get_change_request_content(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetChangeRequestContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision> {
         self.call("getChangeRequestContent", &context, &request)
     }
     fn list_change_request_pages(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListChangeRequestPagesRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList> {
         self.call("listChangeRequestPages", &context, &request)
     }
     fn list_change_request_files(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListChangeRequestFilesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::File>,
@@ -1685,20 +1436,14 @@ impl crate::ContentApi for MockService {
     }
     fn get_change_request_file(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetChangeRequestFileRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File> {
         self.call("getChangeRequestFile", &context, &request)
     }
     fn list_change_request_file_backlinks(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListChangeRequestFileBacklinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Backlink>,
@@ -1707,20 +1452,14 @@ impl crate::ContentApi for MockService {
     }
     fn get_change_request_page(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetChangeRequestPageRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page> {
         self.call("getChangeRequestPage", &context, &request)
     }
     fn list_change_request_page_links(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListChangeRequestPageLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList> {
         self.call("listChangeRequestPageLinks", &context, &request)
@@ -1730,10 +1469,7 @@ impl crate::ContentApi for MockService {
 impl crate::ChangeRequestsApi for MockService {
     fn list_space_change_requests(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSpaceChangeRequestsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
@@ -1742,30 +1478,21 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn create_space_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateSpaceChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest> {
         self.call("createSpaceChangeRequest", &context, &request)
     }
     fn get_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest> {
         self.call("getChangeRequest", &context, &request)
     }
     fn update_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateChangeRequestAnswer,
@@ -1781,10 +1508,7 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn merge_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::MergeChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ChangeRequestMergeResult,
@@ -1793,10 +1517,7 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn update_change_request_from_main(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateChangeRequestFromMainRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ChangeRequestUpdateResult,
@@ -1805,20 +1526,14 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn get_change_request_pdf(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetChangeRequestPdfRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequestPdf> {
         self.call("getChangeRequestPdf", &context, &request)
     }
     fn list_organization_change_requests(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationChangeRequestsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
@@ -1830,10 +1545,7 @@ impl crate::ChangeRequestsApi for MockService {
 impl crate::CommentsApi for MockService {
     fn list_space_comments(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSpaceCommentsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Comment>,
@@ -1842,70 +1554,49 @@ impl crate::CommentsApi for MockService {
     }
     fn create_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("createSpaceComment", &context, &request)
     }
     fn get_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("getSpaceComment", &context, &request)
     }
     fn update_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("updateSpaceComment", &context, &request)
     }
     fn delete_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpaceComment", &context, &request)
     }
     fn create_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply> {
         self.call("createSpaceCommentReply", &context, &request)
     }
     fn get_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply> {
         self.call("getSpaceCommentReply", &context, &request)
     }
     fn update_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSpaceCommentReplyAnswer,
@@ -1921,20 +1612,14 @@ impl crate::CommentsApi for MockService {
     }
     fn delete_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpaceCommentReply", &context, &request)
     }
     fn list_space_commenters(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListSpaceCommentersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Member>,
@@ -1943,10 +1628,7 @@ impl crate::CommentsApi for MockService {
     }
     fn list_change_request_comments(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListChangeRequestCommentsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Comment>,
@@ -1955,60 +1637,42 @@ impl crate::CommentsApi for MockService {
     }
     fn create_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("createChangeRequestComment", &context, &request)
     }
     fn get_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("getChangeRequestComment", &context, &request)
     }
     fn update_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("updateChangeRequestComment", &context, &request)
     }
     fn delete_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteChangeRequestComment", &context, &request)
     }
     fn create_change_request_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateChangeRequestCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply> {
         self.call("createChangeRequestCommentReply", &context, &request)
     }
     fn list_change_request_comment_replies(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListChangeRequestCommentRepliesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::CommentReply>,
@@ -2020,10 +1684,7 @@ impl crate::CommentsApi for MockService {
 impl crate::OpenapiSpecsApi for MockService {
     fn list_organization_open_api_specs(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationOpenApiSpecsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
@@ -2032,50 +1693,35 @@ impl crate::OpenapiSpecsApi for MockService {
     }
     fn create_organization_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateOrganizationOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("createOrganizationOpenApiSpec", &context, &request)
     }
     fn get_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("getOpenApiSpec", &context, &request)
     }
     fn create_or_update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateOrUpdateOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("createOrUpdateOpenApiSpec", &context, &request)
     }
     fn delete_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOpenApiSpec", &context, &request)
     }
     fn update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("updateOpenApiSpec", &context, &request)
@@ -2085,10 +1731,7 @@ impl crate::OpenapiSpecsApi for MockService {
 impl crate::IntegrationsApi for MockService {
     fn list_integrations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListIntegrationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Integration>,
@@ -2097,40 +1740,28 @@ impl crate::IntegrationsApi for MockService {
     }
     fn get_integration(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Integration> {
         self.call("getIntegration", &context, &request)
     }
     fn publish_integration(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::PublishIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Integration> {
         self.call("publishIntegration", &context, &request)
     }
     fn delete_integration(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteIntegration", &context, &request)
     }
     fn list_integration_installations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListIntegrationInstallationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Installation>,
@@ -2139,20 +1770,14 @@ impl crate::IntegrationsApi for MockService {
     }
     fn install_integration(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::InstallIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Installation> {
         self.call("installIntegration", &context, &request)
     }
     fn list_integration_events(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListIntegrationEventsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
@@ -2161,10 +1786,7 @@ impl crate::IntegrationsApi for MockService {
     }
     fn get_integration_event(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetIntegrationEventRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::IntegrationEventDetail,
@@ -2173,10 +1795,7 @@ impl crate::IntegrationsApi for MockService {
     }
     fn list_integration_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListIntegrationSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
@@ -2185,10 +1804,7 @@ impl crate::IntegrationsApi for MockService {
     }
     fn list_integration_sites(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListIntegrationSitesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
@@ -2197,10 +1813,7 @@ impl crate::IntegrationsApi for MockService {
     }
     fn update_integration_dev_mode(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateIntegrationDevModeRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("updateIntegrationDevMode", &context, &request)
@@ -2210,10 +1823,7 @@ impl crate::IntegrationsApi for MockService {
 impl crate::TranslationsApi for MockService {
     fn list_organization_translations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationTranslationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Translation>,
@@ -2222,50 +1832,35 @@ impl crate::TranslationsApi for MockService {
     }
     fn create_organization_translation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateOrganizationTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation> {
         self.call("createOrganizationTranslation", &context, &request)
     }
     fn get_translation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation> {
         self.call("getTranslation", &context, &request)
     }
     fn update_translation_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateTranslationInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation> {
         self.call("updateTranslationInstructions", &context, &request)
     }
     fn delete_translation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteTranslation", &context, &request)
     }
     fn run_translation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::RunTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("runTranslation", &context, &request)
@@ -2275,10 +1870,7 @@ impl crate::TranslationsApi for MockService {
 impl crate::ConversationsApi for MockService {
     fn list_organization_conversation_clusters(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationConversationClustersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
@@ -2287,10 +1879,7 @@ impl crate::ConversationsApi for MockService {
     }
     fn list_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationConversationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Conversation>,
@@ -2299,20 +1888,14 @@ impl crate::ConversationsApi for MockService {
     }
     fn ingest_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::IngestOrganizationConversationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("ingestOrganizationConversations", &context, &request)
     }
     fn list_organization_conversation_issues(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ListOrganizationConversationIssuesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
@@ -2321,10 +1904,7 @@ impl crate::ConversationsApi for MockService {
     }
     fn get_conversation_issue(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetConversationIssueRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ConversationIssueEntry,
@@ -2333,10 +1913,7 @@ impl crate::ConversationsApi for MockService {
     }
     fn get_conversation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetConversationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ConversationDetail> {
         self.call("getConversation", &context, &request)
@@ -2346,40 +1923,28 @@ impl crate::ConversationsApi for MockService {
 impl crate::GitApi for MockService {
     fn import_space_from_git(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ImportSpaceFromGitRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("importSpaceFromGit", &context, &request)
     }
     fn export_space_to_git(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::ExportSpaceToGitRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("exportSpaceToGit", &context, &request)
     }
     fn get_space_git_info(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::GetSpaceGitInfoRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SpaceGitInfo> {
         self.call("getSpaceGitInfo", &context, &request)
     }
     fn delete_space_git_legacy_installation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            ::std::string::String,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::DeleteSpaceGitLegacyInstallationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpaceGitLegacyInstallation", &context, &request)

@@ -351,10 +351,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn list_organization_open_api_specs(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationOpenApiSpecsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
@@ -368,10 +365,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §3.4, §4.9.
     fn create_organization_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateOrganizationOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
     /// Get an OpenAPI spec by its slug.
@@ -381,10 +375,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn get_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
     /// Create an OpenAPI spec with this slug, or update the source of the existing one.
@@ -396,10 +387,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §3.4, §4.9.
     fn create_or_update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateOrUpdateOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
     /// Delete an OpenAPI spec.
@@ -411,10 +399,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn delete_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Change the visibility of an OpenAPI spec.
@@ -424,10 +409,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
 }
@@ -438,10 +420,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationOpenApiSpecsRequest,
             ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
         >,
@@ -462,10 +441,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateOrganizationOpenApiSpecRequest,
             ::docs_api_types::OpenApiSpec,
         >,
@@ -486,10 +462,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetOpenApiSpecRequest,
             ::docs_api_types::OpenApiSpec,
         >,
@@ -510,10 +483,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateOrUpdateOpenApiSpecRequest,
             ::docs_api_types::OpenApiSpec,
         >,
@@ -534,10 +504,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteOpenApiSpecRequest,
             (),
         >,
@@ -558,10 +525,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateOpenApiSpecRequest,
             ::docs_api_types::OpenApiSpec,
         >,

@@ -370,10 +370,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organizations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Organization>,
@@ -400,10 +397,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_organization(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Organization>;
     /// Update an organization.
@@ -440,10 +434,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_organization(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationAnswer,
@@ -463,10 +454,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_organization_invite_link(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteOrganizationInviteLinkRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Join an organization as the calling user.
@@ -494,10 +482,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn join_organization(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: JoinOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Search the content of an organization.
@@ -515,10 +500,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn search_organization_content(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: SearchOrganizationContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
@@ -536,10 +518,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_organization_agent_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetOrganizationAgentInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::OrganizationAgentInstructions,
@@ -570,10 +549,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_organization_agent_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateOrganizationAgentInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
@@ -593,10 +569,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organizations_by_email_domain(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationsByEmailDomainRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::EmailDomainOrganizations,
@@ -609,10 +582,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationsRequest,
             ::apigen_runtime::Page<::docs_api_types::Organization>,
         >,
@@ -633,10 +603,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetOrganizationRequest,
             ::docs_api_types::Organization,
         >,
@@ -657,10 +624,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateOrganizationRequest,
             ::docs_api_types::UpdateOrganizationAnswer,
         >,
@@ -698,10 +662,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteOrganizationInviteLinkRequest,
             (),
         >,
@@ -722,10 +683,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             JoinOrganizationRequest,
             (),
         >,
@@ -746,10 +704,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             SearchOrganizationContentRequest,
             ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
         >,
@@ -770,10 +725,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetOrganizationAgentInstructionsRequest,
             ::docs_api_types::OrganizationAgentInstructions,
         >,
@@ -794,10 +746,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateOrganizationAgentInstructionsRequest,
             ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
         >,
@@ -835,10 +784,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationsByEmailDomainRequest,
             ::docs_api_types::EmailDomainOrganizations,
         >,

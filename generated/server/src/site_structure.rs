@@ -1007,10 +1007,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_site_sections(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSiteSectionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
@@ -1030,10 +1027,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection>;
     /// Delete a section of a site.
@@ -1051,10 +1045,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a section of a site.
@@ -1072,10 +1063,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection>;
     /// Move a section of a site to another position among its siblings.
@@ -1101,10 +1089,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     )]
     fn move_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: MoveSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection>;
     /// List the site spaces of a site.
@@ -1122,10 +1107,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_site_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSiteSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
@@ -1143,10 +1125,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace>;
     /// Remove a site space from a site.
@@ -1164,10 +1143,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a site space.
@@ -1185,10 +1161,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace>;
     /// Move a site space to another position among its siblings.
@@ -1214,10 +1187,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     )]
     fn move_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: MoveSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace>;
     /// List the section groups of a site.
@@ -1233,10 +1203,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_site_section_groups(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSiteSectionGroupsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
@@ -1254,10 +1221,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
     /// Delete a section group of a site.
@@ -1275,10 +1239,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a section group of a site.
@@ -1296,10 +1257,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
     /// Add a section to a section group.
@@ -1317,10 +1275,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn add_site_section_group_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: AddSiteSectionGroupSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
     /// Remove a section from a section group.
@@ -1338,10 +1293,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn remove_site_section_group_section(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: RemoveSiteSectionGroupSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Move a section group to another position.
@@ -1367,10 +1319,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn move_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: MoveSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
 }
@@ -1381,10 +1330,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSiteSectionsRequest,
             ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
         >,
@@ -1405,10 +1351,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateSiteSectionRequest,
             ::docs_api_types::SiteSection,
         >,
@@ -1429,10 +1372,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteSiteSectionRequest,
             (),
         >,
@@ -1453,10 +1393,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateSiteSectionRequest,
             ::docs_api_types::SiteSection,
         >,
@@ -1477,10 +1414,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             MoveSiteSectionRequest,
             ::docs_api_types::SiteSection,
         >,
@@ -1501,10 +1435,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSiteSpacesRequest,
             ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
         >,
@@ -1525,10 +1456,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateSiteSpaceRequest,
             ::docs_api_types::SiteSpace,
         >,
@@ -1549,10 +1477,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteSiteSpaceRequest,
             (),
         >,
@@ -1573,10 +1498,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateSiteSpaceRequest,
             ::docs_api_types::SiteSpace,
         >,
@@ -1597,10 +1519,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             MoveSiteSpaceRequest,
             ::docs_api_types::SiteSpace,
         >,
@@ -1621,10 +1540,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSiteSectionGroupsRequest,
             ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
         >,
@@ -1645,10 +1561,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateSiteSectionGroupRequest,
             ::docs_api_types::SiteSectionGroup,
         >,
@@ -1669,10 +1582,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteSiteSectionGroupRequest,
             (),
         >,
@@ -1693,10 +1603,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateSiteSectionGroupRequest,
             ::docs_api_types::SiteSectionGroup,
         >,
@@ -1717,10 +1624,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             AddSiteSectionGroupSectionRequest,
             ::docs_api_types::SiteSectionGroup,
         >,
@@ -1741,10 +1645,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             RemoveSiteSectionGroupSectionRequest,
             (),
         >,
@@ -1765,10 +1666,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             MoveSiteSectionGroupRequest,
             ::docs_api_types::SiteSectionGroup,
         >,

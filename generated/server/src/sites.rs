@@ -472,10 +472,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organization_sites(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationSitesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Site>,
@@ -495,10 +492,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_organization_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateOrganizationSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site>;
     /// Get a site.
@@ -523,10 +517,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site>;
     /// Delete a site.
@@ -544,10 +535,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a site.
@@ -565,10 +553,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site>;
     /// Get the adaptive schema (visitor attributes schema) of a site.
@@ -594,10 +579,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetSiteAdaptiveSchemaRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteAdaptiveSchema>;
     /// Set the adaptive schema (visitor attributes schema) of a site.
@@ -634,10 +616,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSiteAdaptiveSchemaRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
@@ -657,10 +636,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_site_template_conditions(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSiteTemplateConditionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::SiteTemplateConditionList,
@@ -688,10 +664,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_published_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetPublishedSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PublishedContentSite>;
     /// Publish a site.
@@ -721,10 +694,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// The sandbox has no billing and always answers the site.
     fn publish_site(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: PublishSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SitePublication>;
 }
@@ -735,10 +705,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationSitesRequest,
             ::apigen_runtime::Page<::docs_api_types::Site>,
         >,
@@ -759,10 +726,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateOrganizationSiteRequest,
             ::docs_api_types::Site,
         >,
@@ -783,10 +747,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetSiteRequest,
             ::docs_api_types::Site,
         >,
@@ -807,10 +768,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteSiteRequest,
             (),
         >,
@@ -831,10 +789,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateSiteRequest,
             ::docs_api_types::Site,
         >,
@@ -855,10 +810,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetSiteAdaptiveSchemaRequest,
             ::docs_api_types::SiteAdaptiveSchema,
         >,
@@ -879,10 +831,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateSiteAdaptiveSchemaRequest,
             ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
         >,
@@ -920,10 +869,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSiteTemplateConditionsRequest,
             ::docs_api_types::SiteTemplateConditionList,
         >,
@@ -944,10 +890,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetPublishedSiteRequest,
             ::docs_api_types::PublishedContentSite,
         >,
@@ -968,10 +911,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             PublishSiteRequest,
             ::docs_api_types::SitePublication,
         >,

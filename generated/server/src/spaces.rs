@@ -344,10 +344,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.2, §5.
     fn get_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Delete a space.
@@ -361,10 +358,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §3.1, §4.2, §7.
     fn delete_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a space.
@@ -378,10 +372,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §3.1, §4.2.
     fn update_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Duplicate a space.
@@ -393,10 +384,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.2.
     fn duplicate_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DuplicateSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Restore a deleted space.
@@ -420,10 +408,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     fn restore_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: RestoreSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Move a space into another collection, or to another position among its siblings.
@@ -433,10 +418,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.2.
     fn move_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: MoveSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Transfer a space to another organization, a collection, or both.
@@ -455,10 +437,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// is moved into a collection with `moveSpace` (`parent`).
     fn transfer_space(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: TransferSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// List the links of a space, with their status.
@@ -470,10 +449,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §2.11, §4.2.
     fn list_space_links(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListSpaceLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList>;
 }
@@ -484,10 +460,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -508,10 +481,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteSpaceRequest,
             (),
         >,
@@ -532,10 +502,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -556,10 +523,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DuplicateSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -580,10 +544,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             RestoreSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -604,10 +565,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             MoveSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -628,10 +586,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             TransferSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -652,10 +607,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListSpaceLinksRequest,
             ::docs_api_types::LinkReportList,
         >,

@@ -270,10 +270,7 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organization_saml_providers(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationSamlProvidersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
@@ -291,10 +288,7 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SamlProvider>;
     /// Get a SAML provider of an organization.
@@ -319,10 +313,7 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SamlProvider>;
     /// Delete a SAML provider of an organization.
@@ -340,10 +331,7 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a SAML provider of an organization.
@@ -372,10 +360,7 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
@@ -395,10 +380,7 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organization_sso_providers(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationSsoProvidersRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SsoProviderList>;
 }
@@ -409,10 +391,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationSamlProvidersRequest,
             ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
         >,
@@ -433,10 +412,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateOrganizationSamlProviderRequest,
             ::docs_api_types::SamlProvider,
         >,
@@ -457,10 +433,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetOrganizationSamlProviderRequest,
             ::docs_api_types::SamlProvider,
         >,
@@ -481,10 +454,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteOrganizationSamlProviderRequest,
             (),
         >,
@@ -505,10 +475,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateOrganizationSamlProviderRequest,
             ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
         >,
@@ -546,10 +513,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationSsoProvidersRequest,
             ::docs_api_types::SsoProviderList,
         >,

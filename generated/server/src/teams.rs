@@ -249,10 +249,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organization_teams(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationTeamsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Team>,
@@ -272,10 +269,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team>;
     /// Get a team of an organization.
@@ -291,10 +285,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team>;
     /// Delete a team of an organization.
@@ -312,10 +303,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a team of an organization.
@@ -344,10 +332,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationTeamAnswer,
@@ -360,10 +345,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationTeamsRequest,
             ::apigen_runtime::Page<::docs_api_types::Team>,
         >,
@@ -384,10 +366,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateOrganizationTeamRequest,
             ::docs_api_types::Team,
         >,
@@ -408,10 +387,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetOrganizationTeamRequest,
             ::docs_api_types::Team,
         >,
@@ -432,10 +408,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteOrganizationTeamRequest,
             (),
         >,
@@ -456,10 +429,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateOrganizationTeamRequest,
             ::docs_api_types::UpdateOrganizationTeamAnswer,
         >,

@@ -274,10 +274,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn list_organization_translations(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: ListOrganizationTranslationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Translation>,
@@ -291,10 +288,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn create_organization_translation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateOrganizationTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation>;
     /// Get a translation.
@@ -304,10 +298,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn get_translation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: GetTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation>;
     /// Update the instructions of a translation.
@@ -319,10 +310,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn update_translation_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateTranslationInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation>;
     /// Delete a translation.
@@ -334,10 +322,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn delete_translation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: DeleteTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Run a translation.
@@ -352,10 +337,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Gap `translation-values`: Both are open enumerations listing their sample; other values are kept as they are and the server accepts them. No transition is enforced.
     fn run_translation(
         &self,
-        context: ::apigen_runtime::server::Context<
-            Self::Principal,
-            ::apigen_runtime::server::OnlyStatus,
-        >,
+        context: ::apigen_runtime::server::Context<Self::Principal>,
         request: RunTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
 }
@@ -366,10 +348,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             ListOrganizationTranslationsRequest,
             ::apigen_runtime::Page<::docs_api_types::Translation>,
         >,
@@ -390,10 +369,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             CreateOrganizationTranslationRequest,
             ::docs_api_types::Translation,
         >,
@@ -414,10 +390,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             GetTranslationRequest,
             ::docs_api_types::Translation,
         >,
@@ -438,10 +411,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             UpdateTranslationInstructionsRequest,
             ::docs_api_types::Translation,
         >,
@@ -462,10 +432,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             DeleteTranslationRequest,
             (),
         >,
@@ -486,10 +453,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<
-                S::Principal,
-                ::apigen_runtime::server::OnlyStatus,
-            >,
+            ::apigen_runtime::server::Context<S::Principal>,
             RunTranslationRequest,
             (),
         >,

@@ -125,13 +125,12 @@ impl ServerEmitter<'_> {
 /// statuses it may choose.
 pub(super) fn context_ty(op: &Operation, principal: TokenStream) -> TokenStream {
     let principal = if op.auth.is_public() { quote!(::apigen_runtime::server::Anonymous) } else { principal };
-    let status = if op.server.chooses_status {
-        let name = ident(&op.names.status);
-        quote!(crate::#name)
-    } else {
-        quote!(::apigen_runtime::server::OnlyStatus)
-    };
-    quote!(::apigen_runtime::server::Context<#principal, #status>)
+    if !op.server.chooses_status {
+        // `OnlyStatus` is the default.
+        return quote!(::apigen_runtime::server::Context<#principal>);
+    }
+    let status = ident(&op.names.status);
+    quote!(::apigen_runtime::server::Context<#principal, crate::#status>)
 }
 
 /// The enumeration of an operation's success statuses, when it declares more than one.
