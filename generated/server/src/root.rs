@@ -108,9 +108,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceChangeRequests",
         tag: "change-requests",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -132,9 +130,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequest",
         tag: "change-requests",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -145,7 +141,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "PATCH",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}",
-        status: 200u16,
         also: &[204u16],
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
@@ -159,7 +154,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -170,7 +164,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -179,9 +172,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestPdf",
         tag: "change-requests",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -190,9 +181,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationChangeRequests",
         tag: "change-requests",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/change-requests",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -201,9 +190,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getCollection",
         tag: "collections",
-        method: "GET",
         path: "/v1/collections/{collectionId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -224,7 +211,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "PATCH",
         path: "/v1/collections/{collectionId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -235,9 +221,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listCollectionSpaces",
         tag: "collections",
-        method: "GET",
         path: "/v1/collections/{collectionId}/spaces",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -248,7 +232,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "POST",
         path: "/v1/collections/{collectionId}/move",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -261,7 +244,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         method: "POST",
         path: "/v1/collections/{collectionId}/transfer",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -272,9 +254,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationCollections",
         tag: "collections",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/collections",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -296,9 +276,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceComments",
         tag: "comments",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/comments",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -309,7 +287,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "POST",
         path: "/v1/spaces/{spaceId}/comments",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -320,9 +297,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceComment",
         tag: "comments",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/comments/{commentId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -333,7 +308,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "PUT",
         path: "/v1/spaces/{spaceId}/comments/{commentId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -356,7 +330,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "POST",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -367,9 +340,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceCommentReply",
         tag: "comments",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -380,7 +351,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "PUT",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
-        status: 200u16,
         also: &[204u16],
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
@@ -402,9 +372,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceCommenters",
         tag: "comments",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/commenters",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -413,9 +381,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestComments",
         tag: "comments",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -426,7 +392,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -437,9 +402,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestComment",
         tag: "comments",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -450,7 +413,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "PUT",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -473,7 +435,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -484,9 +445,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestCommentReplies",
         tag: "comments",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -495,9 +454,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "searchSpaceContent",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/search",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -506,9 +463,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceContent",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/content",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -529,9 +484,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSpacePages",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/content/pages",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -540,9 +493,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceFiles",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/content/files",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -551,9 +502,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceFile",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/content/files/{fileId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -562,9 +511,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceFileBacklinks",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -573,9 +520,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getSpacePage",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/content/page/{pageId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -584,9 +529,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSpacePageLinks",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/content/page/{pageId}/links",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -595,9 +538,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestContent",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -606,9 +547,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestPages",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -617,9 +556,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestFiles",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -628,9 +565,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestFile",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -639,9 +574,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestFileBacklinks",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -650,9 +583,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestPage",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -661,9 +592,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestPageLinks",
         tag: "content",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -672,9 +601,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversationClusters",
         tag: "conversations",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/conversations-clusters",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -683,9 +610,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversations",
         tag: "conversations",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/conversations",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -706,9 +631,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversationIssues",
         tag: "conversations",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/conversations-issues",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -717,9 +640,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getConversationIssue",
         tag: "conversations",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/conversations-issues/{issueId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -728,9 +649,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getConversation",
         tag: "conversations",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/conversations/{conversationId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -763,9 +682,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceGitInfo",
         tag: "git",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/git/info",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -784,9 +701,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrations",
         tag: "integrations",
-        method: "GET",
         path: "/v1/integrations",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -795,9 +710,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getIntegration",
         tag: "integrations",
-        method: "GET",
         path: "/v1/integrations/{integrationName}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -808,7 +721,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         method: "POST",
         path: "/v1/integrations/{integrationName}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -829,9 +741,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationInstallations",
         tag: "integrations",
-        method: "GET",
         path: "/v1/integrations/{integrationName}/installations",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -853,9 +763,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationEvents",
         tag: "integrations",
-        method: "GET",
         path: "/v1/integrations/{integrationName}/events",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -864,9 +772,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getIntegrationEvent",
         tag: "integrations",
-        method: "GET",
         path: "/v1/integrations/{integrationName}/events/{eventId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -875,9 +781,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationSpaces",
         tag: "integrations",
-        method: "GET",
         path: "/v1/integrations/{integrationName}/spaces",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -886,9 +790,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationSites",
         tag: "integrations",
-        method: "GET",
         path: "/v1/integrations/{integrationName}/sites",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -909,9 +811,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMembers",
         tag: "members",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/members",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -920,9 +820,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationMember",
         tag: "members",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/members/{userId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -943,7 +841,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/members/{userId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -956,7 +853,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "POST",
         path: "/v1/orgs/{organizationId}/ping",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -967,7 +863,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         method: "POST",
         path: "/v1/orgs/{organizationId}/members/{userId}/sso",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -976,9 +871,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMemberSpaces",
         tag: "members",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/members/{userId}/spaces",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -987,9 +880,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMemberTeams",
         tag: "members",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/members/{userId}/teams",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -998,9 +889,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationOpenApiSpecs",
         tag: "openapi-specs",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/openapi",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1022,9 +911,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getOpenApiSpec",
         tag: "openapi-specs",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1035,7 +922,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "openapi-specs",
         method: "PUT",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1058,7 +944,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "openapi-specs",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1069,9 +954,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizations",
         tag: "organizations",
-        method: "GET",
         path: "/v1/orgs",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1080,9 +963,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganization",
         tag: "organizations",
-        method: "GET",
         path: "/v1/orgs/{organizationId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1093,7 +974,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}",
-        status: 200u16,
         also: &[204u16],
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
@@ -1125,9 +1005,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "searchOrganizationContent",
         tag: "organizations",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/search",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1136,9 +1014,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationAgentInstructions",
         tag: "organizations",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/agent-instructions",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1149,7 +1025,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         method: "PUT",
         path: "/v1/orgs/{organizationId}/agent-instructions",
-        status: 200u16,
         also: &[204u16],
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
@@ -1161,9 +1036,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationsByEmailDomain",
         tag: "organizations",
-        method: "GET",
         path: "/v1/email-domains/{emailDomain}/orgs",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1172,9 +1045,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSections",
         tag: "site-structure",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1208,7 +1079,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1221,7 +1091,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1232,9 +1101,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSpaces",
         tag: "site-structure",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1268,7 +1135,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1281,7 +1147,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1292,9 +1157,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSectionGroups",
         tag: "site-structure",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1328,7 +1191,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1364,7 +1226,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1375,9 +1236,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSites",
         tag: "sites",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/sites",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1399,9 +1258,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getSite",
         tag: "sites",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1422,7 +1279,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1433,9 +1289,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getSiteAdaptiveSchema",
         tag: "sites",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1446,7 +1300,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "PUT",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema",
-        status: 200u16,
         also: &[204u16],
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
@@ -1458,9 +1311,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteTemplateConditions",
         tag: "sites",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1469,9 +1320,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getPublishedSite",
         tag: "sites",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/published",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1482,7 +1331,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/publish",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1491,9 +1339,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getSpace",
         tag: "spaces",
-        method: "GET",
         path: "/v1/spaces/{spaceId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1514,7 +1360,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "PATCH",
         path: "/v1/spaces/{spaceId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1538,7 +1383,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "POST",
         path: "/v1/spaces/{spaceId}/restore",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1549,7 +1393,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "POST",
         path: "/v1/spaces/{spaceId}/move",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1562,7 +1405,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         method: "POST",
         path: "/v1/spaces/{spaceId}/transfer",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1573,9 +1415,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceLinks",
         tag: "spaces",
-        method: "GET",
         path: "/v1/spaces/{spaceId}/links",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1584,9 +1424,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSamlProviders",
         tag: "sso",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/saml",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1608,9 +1446,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationSamlProvider",
         tag: "sso",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1631,7 +1467,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sso",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
-        status: 200u16,
         also: &[204u16],
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
@@ -1643,9 +1478,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSsoProviders",
         tag: "sso",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/sso",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1654,9 +1487,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationTeams",
         tag: "teams",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/teams",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1678,9 +1509,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationTeam",
         tag: "teams",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/teams/{teamId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1701,7 +1530,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "teams",
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/teams/{teamId}",
-        status: 200u16,
         also: &[204u16],
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
@@ -1713,9 +1541,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationTranslations",
         tag: "translations",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/translations",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1737,9 +1563,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "getTranslation",
         tag: "translations",
-        method: "GET",
         path: "/v1/orgs/{organizationId}/translations/{translationId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
@@ -1750,7 +1574,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "translations",
         method: "PUT",
         path: "/v1/orgs/{organizationId}/translations/{translationId}",
-        status: 200u16,
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
@@ -1789,713 +1612,55 @@ pub fn router_with<S: Service>(
     config: ServerConfig,
 ) -> ::apigen_runtime::server::axum::Router {
     let builder = RouterBuilder::new(service).with_config(config);
-    #[cfg(feature = "change_requests")]
-    let builder = builder
-        .list_space_change_requests(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ChangeRequestsApi::list_space_change_requests(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "change_requests")]
-    let builder = builder
-        .create_space_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ChangeRequestsApi::create_space_change_request(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "change_requests")]
-    let builder = builder
-        .get_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ChangeRequestsApi::get_change_request(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "change_requests")]
-    let builder = builder
-        .update_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ChangeRequestsApi::update_change_request(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "change_requests")]
-    let builder = builder
-        .merge_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ChangeRequestsApi::merge_change_request(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "change_requests")]
-    let builder = builder
-        .update_change_request_from_main(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::ChangeRequestsApi::update_change_request_from_main(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "change_requests")]
-    let builder = builder
-        .get_change_request_pdf(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ChangeRequestsApi::get_change_request_pdf(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "change_requests")]
-    let builder = builder
-        .list_organization_change_requests(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::ChangeRequestsApi::list_organization_change_requests(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "collections")]
-    let builder = builder
-        .get_collection(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CollectionsApi::get_collection(&*service, context, request).await
-        });
-    #[cfg(feature = "collections")]
-    let builder = builder
-        .delete_collection(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CollectionsApi::delete_collection(&*service, context, request).await
-        });
-    #[cfg(feature = "collections")]
-    let builder = builder
-        .update_collection(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CollectionsApi::update_collection(&*service, context, request).await
-        });
-    #[cfg(feature = "collections")]
-    let builder = builder
-        .list_collection_spaces(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CollectionsApi::list_collection_spaces(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "collections")]
-    let builder = builder
-        .move_collection(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CollectionsApi::move_collection(&*service, context, request).await
-        });
-    #[cfg(feature = "collections")]
-    let builder = builder
-        .transfer_collection(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CollectionsApi::transfer_collection(&*service, context, request).await
-        });
-    #[cfg(feature = "collections")]
-    let builder = builder
-        .list_organization_collections(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CollectionsApi::list_organization_collections(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "collections")]
-    let builder = builder
-        .create_organization_collection(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CollectionsApi::create_organization_collection(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .list_space_comments(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::list_space_comments(&*service, context, request).await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .create_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::create_space_comment(&*service, context, request).await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .get_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::get_space_comment(&*service, context, request).await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .update_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::update_space_comment(&*service, context, request).await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .delete_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::delete_space_comment(&*service, context, request).await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .create_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::create_space_comment_reply(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .get_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::get_space_comment_reply(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .update_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::update_space_comment_reply(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .delete_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::delete_space_comment_reply(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .list_space_commenters(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::list_space_commenters(&*service, context, request).await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .list_change_request_comments(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::list_change_request_comments(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .create_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::create_change_request_comment(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .get_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::get_change_request_comment(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .update_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::update_change_request_comment(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .delete_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::CommentsApi::delete_change_request_comment(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .create_change_request_comment_reply(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::CommentsApi::create_change_request_comment_reply(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "comments")]
-    let builder = builder
-        .list_change_request_comment_replies(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::CommentsApi::list_change_request_comment_replies(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .search_space_content(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::search_space_content(&*service, context, request).await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .get_space_content(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::get_space_content(&*service, context, request).await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .apply_space_content_template(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::apply_space_content_template(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .list_space_pages(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::list_space_pages(&*service, context, request).await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .list_space_files(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::list_space_files(&*service, context, request).await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .get_space_file(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::get_space_file(&*service, context, request).await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .list_space_file_backlinks(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::list_space_file_backlinks(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .get_space_page(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::get_space_page(&*service, context, request).await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .list_space_page_links(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::list_space_page_links(&*service, context, request).await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .get_change_request_content(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::get_change_request_content(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .list_change_request_pages(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::list_change_request_pages(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .list_change_request_files(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::list_change_request_files(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .get_change_request_file(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::get_change_request_file(&*service, context, request).await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .list_change_request_file_backlinks(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::ContentApi::list_change_request_file_backlinks(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .get_change_request_page(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::get_change_request_page(&*service, context, request).await
-        });
-    #[cfg(feature = "content")]
-    let builder = builder
-        .list_change_request_page_links(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ContentApi::list_change_request_page_links(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "conversations")]
-    let builder = builder
-        .list_organization_conversation_clusters(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::ConversationsApi::list_organization_conversation_clusters(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "conversations")]
-    let builder = builder
-        .list_organization_conversations(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::ConversationsApi::list_organization_conversations(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "conversations")]
-    let builder = builder
-        .ingest_organization_conversations(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::ConversationsApi::ingest_organization_conversations(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "conversations")]
-    let builder = builder
-        .list_organization_conversation_issues(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::ConversationsApi::list_organization_conversation_issues(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "conversations")]
-    let builder = builder
-        .get_conversation_issue(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ConversationsApi::get_conversation_issue(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "conversations")]
-    let builder = builder
-        .get_conversation(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::ConversationsApi::get_conversation(&*service, context, request).await
-        });
-    #[cfg(feature = "git")]
-    let builder = builder
-        .import_space_from_git(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::GitApi::import_space_from_git(&*service, context, request).await
-        });
-    #[cfg(feature = "git")]
-    let builder = builder
-        .export_space_to_git(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::GitApi::export_space_to_git(&*service, context, request).await
-        });
-    #[cfg(feature = "git")]
-    let builder = builder
-        .get_space_git_info(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::GitApi::get_space_git_info(&*service, context, request).await
-        });
-    #[cfg(feature = "git")]
-    let builder = builder
-        .delete_space_git_legacy_installation(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::GitApi::delete_space_git_legacy_installation(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .list_integrations(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::list_integrations(&*service, context, request).await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .get_integration(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::get_integration(&*service, context, request).await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .publish_integration(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::publish_integration(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .delete_integration(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::delete_integration(&*service, context, request).await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .list_integration_installations(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::list_integration_installations(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .install_integration(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::install_integration(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .list_integration_events(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::list_integration_events(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .get_integration_event(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::get_integration_event(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .list_integration_spaces(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::list_integration_spaces(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .list_integration_sites(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::list_integration_sites(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "integrations")]
-    let builder = builder
-        .update_integration_dev_mode(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::IntegrationsApi::update_integration_dev_mode(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "members")]
-    let builder = builder
-        .list_organization_members(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::MembersApi::list_organization_members(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "members")]
-    let builder = builder
-        .get_organization_member(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::MembersApi::get_organization_member(&*service, context, request).await
-        });
-    #[cfg(feature = "members")]
-    let builder = builder
-        .delete_organization_member(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::MembersApi::delete_organization_member(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "members")]
-    let builder = builder
-        .update_organization_member(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::MembersApi::update_organization_member(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "members")]
-    let builder = builder
-        .ping_organization(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::MembersApi::ping_organization(&*service, context, request).await
-        });
-    #[cfg(feature = "members")]
-    let builder = builder
-        .set_organization_member_sso(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::MembersApi::set_organization_member_sso(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "members")]
-    let builder = builder
-        .list_organization_member_spaces(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::MembersApi::list_organization_member_spaces(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "members")]
-    let builder = builder
-        .list_organization_member_teams(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::MembersApi::list_organization_member_teams(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "openapi_specs")]
-    let builder = builder
-        .list_organization_open_api_specs(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::OpenapiSpecsApi::list_organization_open_api_specs(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "openapi_specs")]
-    let builder = builder
-        .create_organization_open_api_spec(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::OpenapiSpecsApi::create_organization_open_api_spec(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "openapi_specs")]
-    let builder = builder
-        .get_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::OpenapiSpecsApi::get_open_api_spec(&*service, context, request).await
-        });
-    #[cfg(feature = "openapi_specs")]
-    let builder = builder
-        .create_or_update_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::OpenapiSpecsApi::create_or_update_open_api_spec(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
-    #[cfg(feature = "openapi_specs")]
-    let builder = builder
-        .delete_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::OpenapiSpecsApi::delete_open_api_spec(&*service, context, request)
-                .await
-        });
-    #[cfg(feature = "openapi_specs")]
-    let builder = builder
-        .update_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::OpenapiSpecsApi::update_open_api_spec(&*service, context, request)
-                .await
-        });
     #[cfg(feature = "organizations")]
     let builder = builder
-        .list_organizations(|service: ::std::sync::Arc<S>, context, request| async move {
+        .list_organizations(|service, context, request| async move {
             crate::OrganizationsApi::list_organizations(&*service, context, request)
                 .await
-        });
-    #[cfg(feature = "organizations")]
-    let builder = builder
-        .get_organization(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .get_organization(|service, context, request| async move {
             crate::OrganizationsApi::get_organization(&*service, context, request).await
-        });
-    #[cfg(feature = "organizations")]
-    let builder = builder
-        .update_organization(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .update_organization(|service, context, request| async move {
             crate::OrganizationsApi::update_organization(&*service, context, request)
                 .await
-        });
-    #[cfg(feature = "organizations")]
-    let builder = builder
-        .delete_organization_invite_link(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
+        })
+        .delete_organization_invite_link(|service, context, request| async move {
             crate::OrganizationsApi::delete_organization_invite_link(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "organizations")]
-    let builder = builder
-        .join_organization(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .join_organization(|service, context, request| async move {
             crate::OrganizationsApi::join_organization(&*service, context, request).await
-        });
-    #[cfg(feature = "organizations")]
-    let builder = builder
-        .search_organization_content(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .search_organization_content(|service, context, request| async move {
             crate::OrganizationsApi::search_organization_content(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "organizations")]
-    let builder = builder
-        .get_organization_agent_instructions(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
+        })
+        .get_organization_agent_instructions(|service, context, request| async move {
             crate::OrganizationsApi::get_organization_agent_instructions(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "organizations")]
-    let builder = builder
-        .update_organization_agent_instructions(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
+        })
+        .update_organization_agent_instructions(|service, context, request| async move {
             crate::OrganizationsApi::update_organization_agent_instructions(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "organizations")]
-    let builder = builder
-        .list_organizations_by_email_domain(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
+        })
+        .list_organizations_by_email_domain(|service, context, request| async move {
             crate::OrganizationsApi::list_organizations_by_email_domain(
                     &*service,
                     context,
@@ -2503,357 +1668,656 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "members")]
+    let builder = builder
+        .list_organization_members(|service, context, request| async move {
+            crate::MembersApi::list_organization_members(&*service, context, request)
+                .await
+        })
+        .get_organization_member(|service, context, request| async move {
+            crate::MembersApi::get_organization_member(&*service, context, request).await
+        })
+        .delete_organization_member(|service, context, request| async move {
+            crate::MembersApi::delete_organization_member(&*service, context, request)
+                .await
+        })
+        .update_organization_member(|service, context, request| async move {
+            crate::MembersApi::update_organization_member(&*service, context, request)
+                .await
+        })
+        .ping_organization(|service, context, request| async move {
+            crate::MembersApi::ping_organization(&*service, context, request).await
+        })
+        .set_organization_member_sso(|service, context, request| async move {
+            crate::MembersApi::set_organization_member_sso(&*service, context, request)
+                .await
+        })
+        .list_organization_member_spaces(|service, context, request| async move {
+            crate::MembersApi::list_organization_member_spaces(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .list_organization_member_teams(|service, context, request| async move {
+            crate::MembersApi::list_organization_member_teams(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    #[cfg(feature = "teams")]
+    let builder = builder
+        .list_organization_teams(|service, context, request| async move {
+            crate::TeamsApi::list_organization_teams(&*service, context, request).await
+        })
+        .create_organization_team(|service, context, request| async move {
+            crate::TeamsApi::create_organization_team(&*service, context, request).await
+        })
+        .get_organization_team(|service, context, request| async move {
+            crate::TeamsApi::get_organization_team(&*service, context, request).await
+        })
+        .delete_organization_team(|service, context, request| async move {
+            crate::TeamsApi::delete_organization_team(&*service, context, request).await
+        })
+        .update_organization_team(|service, context, request| async move {
+            crate::TeamsApi::update_organization_team(&*service, context, request).await
+        });
+    #[cfg(feature = "sso")]
+    let builder = builder
+        .list_organization_saml_providers(|service, context, request| async move {
+            crate::SsoApi::list_organization_saml_providers(&*service, context, request)
+                .await
+        })
+        .create_organization_saml_provider(|service, context, request| async move {
+            crate::SsoApi::create_organization_saml_provider(&*service, context, request)
+                .await
+        })
+        .get_organization_saml_provider(|service, context, request| async move {
+            crate::SsoApi::get_organization_saml_provider(&*service, context, request)
+                .await
+        })
+        .delete_organization_saml_provider(|service, context, request| async move {
+            crate::SsoApi::delete_organization_saml_provider(&*service, context, request)
+                .await
+        })
+        .update_organization_saml_provider(|service, context, request| async move {
+            crate::SsoApi::update_organization_saml_provider(&*service, context, request)
+                .await
+        })
+        .list_organization_sso_providers(|service, context, request| async move {
+            crate::SsoApi::list_organization_sso_providers(&*service, context, request)
+                .await
+        });
+    #[cfg(feature = "collections")]
+    let builder = builder
+        .get_collection(|service, context, request| async move {
+            crate::CollectionsApi::get_collection(&*service, context, request).await
+        })
+        .delete_collection(|service, context, request| async move {
+            crate::CollectionsApi::delete_collection(&*service, context, request).await
+        })
+        .update_collection(|service, context, request| async move {
+            crate::CollectionsApi::update_collection(&*service, context, request).await
+        })
+        .list_collection_spaces(|service, context, request| async move {
+            crate::CollectionsApi::list_collection_spaces(&*service, context, request)
+                .await
+        })
+        .move_collection(|service, context, request| async move {
+            crate::CollectionsApi::move_collection(&*service, context, request).await
+        })
+        .transfer_collection(|service, context, request| async move {
+            crate::CollectionsApi::transfer_collection(&*service, context, request).await
+        })
+        .list_organization_collections(|service, context, request| async move {
+            crate::CollectionsApi::list_organization_collections(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .create_organization_collection(|service, context, request| async move {
+            crate::CollectionsApi::create_organization_collection(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    #[cfg(feature = "spaces")]
+    let builder = builder
+        .get_space(|service, context, request| async move {
+            crate::SpacesApi::get_space(&*service, context, request).await
+        })
+        .delete_space(|service, context, request| async move {
+            crate::SpacesApi::delete_space(&*service, context, request).await
+        })
+        .update_space(|service, context, request| async move {
+            crate::SpacesApi::update_space(&*service, context, request).await
+        })
+        .duplicate_space(|service, context, request| async move {
+            crate::SpacesApi::duplicate_space(&*service, context, request).await
+        })
+        .restore_space(|service, context, request| async move {
+            crate::SpacesApi::restore_space(&*service, context, request).await
+        })
+        .move_space(|service, context, request| async move {
+            crate::SpacesApi::move_space(&*service, context, request).await
+        })
+        .transfer_space(|service, context, request| async move {
+            crate::SpacesApi::transfer_space(&*service, context, request).await
+        })
+        .list_space_links(|service, context, request| async move {
+            crate::SpacesApi::list_space_links(&*service, context, request).await
+        });
+    #[cfg(feature = "sites")]
+    let builder = builder
+        .list_organization_sites(|service, context, request| async move {
+            crate::SitesApi::list_organization_sites(&*service, context, request).await
+        })
+        .create_organization_site(|service, context, request| async move {
+            crate::SitesApi::create_organization_site(&*service, context, request).await
+        })
+        .get_site(|service, context, request| async move {
+            crate::SitesApi::get_site(&*service, context, request).await
+        })
+        .delete_site(|service, context, request| async move {
+            crate::SitesApi::delete_site(&*service, context, request).await
+        })
+        .update_site(|service, context, request| async move {
+            crate::SitesApi::update_site(&*service, context, request).await
+        })
+        .get_site_adaptive_schema(|service, context, request| async move {
+            crate::SitesApi::get_site_adaptive_schema(&*service, context, request).await
+        })
+        .update_site_adaptive_schema(|service, context, request| async move {
+            crate::SitesApi::update_site_adaptive_schema(&*service, context, request)
+                .await
+        })
+        .list_site_template_conditions(|service, context, request| async move {
+            crate::SitesApi::list_site_template_conditions(&*service, context, request)
+                .await
+        })
+        .get_published_site(|service, context, request| async move {
+            crate::SitesApi::get_published_site(&*service, context, request).await
+        })
+        .publish_site(|service, context, request| async move {
+            crate::SitesApi::publish_site(&*service, context, request).await
+        });
+    #[allow(deprecated)]
     #[cfg(feature = "site_structure")]
     let builder = builder
-        .list_site_sections(|service: ::std::sync::Arc<S>, context, request| async move {
+        .list_site_sections(|service, context, request| async move {
             crate::SiteStructureApi::list_site_sections(&*service, context, request)
                 .await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .create_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .create_site_section(|service, context, request| async move {
             crate::SiteStructureApi::create_site_section(&*service, context, request)
                 .await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .delete_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .delete_site_section(|service, context, request| async move {
             crate::SiteStructureApi::delete_site_section(&*service, context, request)
                 .await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .update_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .update_site_section(|service, context, request| async move {
             crate::SiteStructureApi::update_site_section(&*service, context, request)
                 .await
-        });
-    #[allow(deprecated)]
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .move_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .move_site_section(|service, context, request| async move {
             crate::SiteStructureApi::move_site_section(&*service, context, request).await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .list_site_spaces(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .list_site_spaces(|service, context, request| async move {
             crate::SiteStructureApi::list_site_spaces(&*service, context, request).await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .create_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .create_site_space(|service, context, request| async move {
             crate::SiteStructureApi::create_site_space(&*service, context, request).await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .delete_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .delete_site_space(|service, context, request| async move {
             crate::SiteStructureApi::delete_site_space(&*service, context, request).await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .update_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .update_site_space(|service, context, request| async move {
             crate::SiteStructureApi::update_site_space(&*service, context, request).await
-        });
-    #[allow(deprecated)]
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .move_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .move_site_space(|service, context, request| async move {
             crate::SiteStructureApi::move_site_space(&*service, context, request).await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .list_site_section_groups(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .list_site_section_groups(|service, context, request| async move {
             crate::SiteStructureApi::list_site_section_groups(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .create_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .create_site_section_group(|service, context, request| async move {
             crate::SiteStructureApi::create_site_section_group(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .delete_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .delete_site_section_group(|service, context, request| async move {
             crate::SiteStructureApi::delete_site_section_group(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .update_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .update_site_section_group(|service, context, request| async move {
             crate::SiteStructureApi::update_site_section_group(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .add_site_section_group_section(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .add_site_section_group_section(|service, context, request| async move {
             crate::SiteStructureApi::add_site_section_group_section(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .remove_site_section_group_section(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
+        })
+        .remove_site_section_group_section(|service, context, request| async move {
             crate::SiteStructureApi::remove_site_section_group_section(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "site_structure")]
-    let builder = builder
-        .move_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .move_site_section_group(|service, context, request| async move {
             crate::SiteStructureApi::move_site_section_group(&*service, context, request)
                 .await
         });
-    #[cfg(feature = "sites")]
+    #[cfg(feature = "content")]
     let builder = builder
-        .list_organization_sites(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SitesApi::list_organization_sites(&*service, context, request).await
-        });
-    #[cfg(feature = "sites")]
-    let builder = builder
-        .create_organization_site(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SitesApi::create_organization_site(&*service, context, request).await
-        });
-    #[cfg(feature = "sites")]
-    let builder = builder
-        .get_site(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SitesApi::get_site(&*service, context, request).await
-        });
-    #[cfg(feature = "sites")]
-    let builder = builder
-        .delete_site(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SitesApi::delete_site(&*service, context, request).await
-        });
-    #[cfg(feature = "sites")]
-    let builder = builder
-        .update_site(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SitesApi::update_site(&*service, context, request).await
-        });
-    #[cfg(feature = "sites")]
-    let builder = builder
-        .get_site_adaptive_schema(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SitesApi::get_site_adaptive_schema(&*service, context, request).await
-        });
-    #[cfg(feature = "sites")]
-    let builder = builder
-        .update_site_adaptive_schema(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SitesApi::update_site_adaptive_schema(&*service, context, request)
+        .search_space_content(|service, context, request| async move {
+            crate::ContentApi::search_space_content(&*service, context, request).await
+        })
+        .get_space_content(|service, context, request| async move {
+            crate::ContentApi::get_space_content(&*service, context, request).await
+        })
+        .apply_space_content_template(|service, context, request| async move {
+            crate::ContentApi::apply_space_content_template(&*service, context, request)
+                .await
+        })
+        .list_space_pages(|service, context, request| async move {
+            crate::ContentApi::list_space_pages(&*service, context, request).await
+        })
+        .list_space_files(|service, context, request| async move {
+            crate::ContentApi::list_space_files(&*service, context, request).await
+        })
+        .get_space_file(|service, context, request| async move {
+            crate::ContentApi::get_space_file(&*service, context, request).await
+        })
+        .list_space_file_backlinks(|service, context, request| async move {
+            crate::ContentApi::list_space_file_backlinks(&*service, context, request)
+                .await
+        })
+        .get_space_page(|service, context, request| async move {
+            crate::ContentApi::get_space_page(&*service, context, request).await
+        })
+        .list_space_page_links(|service, context, request| async move {
+            crate::ContentApi::list_space_page_links(&*service, context, request).await
+        })
+        .get_change_request_content(|service, context, request| async move {
+            crate::ContentApi::get_change_request_content(&*service, context, request)
+                .await
+        })
+        .list_change_request_pages(|service, context, request| async move {
+            crate::ContentApi::list_change_request_pages(&*service, context, request)
+                .await
+        })
+        .list_change_request_files(|service, context, request| async move {
+            crate::ContentApi::list_change_request_files(&*service, context, request)
+                .await
+        })
+        .get_change_request_file(|service, context, request| async move {
+            crate::ContentApi::get_change_request_file(&*service, context, request).await
+        })
+        .list_change_request_file_backlinks(|service, context, request| async move {
+            crate::ContentApi::list_change_request_file_backlinks(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .get_change_request_page(|service, context, request| async move {
+            crate::ContentApi::get_change_request_page(&*service, context, request).await
+        })
+        .list_change_request_page_links(|service, context, request| async move {
+            crate::ContentApi::list_change_request_page_links(
+                    &*service,
+                    context,
+                    request,
+                )
                 .await
         });
-    #[cfg(feature = "sites")]
+    #[cfg(feature = "change_requests")]
     let builder = builder
-        .list_site_template_conditions(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SitesApi::list_site_template_conditions(&*service, context, request)
+        .list_space_change_requests(|service, context, request| async move {
+            crate::ChangeRequestsApi::list_space_change_requests(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .create_space_change_request(|service, context, request| async move {
+            crate::ChangeRequestsApi::create_space_change_request(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .get_change_request(|service, context, request| async move {
+            crate::ChangeRequestsApi::get_change_request(&*service, context, request)
+                .await
+        })
+        .update_change_request(|service, context, request| async move {
+            crate::ChangeRequestsApi::update_change_request(&*service, context, request)
+                .await
+        })
+        .merge_change_request(|service, context, request| async move {
+            crate::ChangeRequestsApi::merge_change_request(&*service, context, request)
+                .await
+        })
+        .update_change_request_from_main(|service, context, request| async move {
+            crate::ChangeRequestsApi::update_change_request_from_main(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .get_change_request_pdf(|service, context, request| async move {
+            crate::ChangeRequestsApi::get_change_request_pdf(&*service, context, request)
+                .await
+        })
+        .list_organization_change_requests(|service, context, request| async move {
+            crate::ChangeRequestsApi::list_organization_change_requests(
+                    &*service,
+                    context,
+                    request,
+                )
                 .await
         });
-    #[cfg(feature = "sites")]
+    #[cfg(feature = "comments")]
     let builder = builder
-        .get_published_site(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SitesApi::get_published_site(&*service, context, request).await
-        });
-    #[cfg(feature = "sites")]
-    let builder = builder
-        .publish_site(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SitesApi::publish_site(&*service, context, request).await
-        });
-    #[cfg(feature = "spaces")]
-    let builder = builder
-        .get_space(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SpacesApi::get_space(&*service, context, request).await
-        });
-    #[cfg(feature = "spaces")]
-    let builder = builder
-        .delete_space(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SpacesApi::delete_space(&*service, context, request).await
-        });
-    #[cfg(feature = "spaces")]
-    let builder = builder
-        .update_space(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SpacesApi::update_space(&*service, context, request).await
-        });
-    #[cfg(feature = "spaces")]
-    let builder = builder
-        .duplicate_space(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SpacesApi::duplicate_space(&*service, context, request).await
-        });
-    #[cfg(feature = "spaces")]
-    let builder = builder
-        .restore_space(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SpacesApi::restore_space(&*service, context, request).await
-        });
-    #[cfg(feature = "spaces")]
-    let builder = builder
-        .move_space(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SpacesApi::move_space(&*service, context, request).await
-        });
-    #[cfg(feature = "spaces")]
-    let builder = builder
-        .transfer_space(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SpacesApi::transfer_space(&*service, context, request).await
-        });
-    #[cfg(feature = "spaces")]
-    let builder = builder
-        .list_space_links(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SpacesApi::list_space_links(&*service, context, request).await
-        });
-    #[cfg(feature = "sso")]
-    let builder = builder
-        .list_organization_saml_providers(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::SsoApi::list_organization_saml_providers(&*service, context, request)
+        .list_space_comments(|service, context, request| async move {
+            crate::CommentsApi::list_space_comments(&*service, context, request).await
+        })
+        .create_space_comment(|service, context, request| async move {
+            crate::CommentsApi::create_space_comment(&*service, context, request).await
+        })
+        .get_space_comment(|service, context, request| async move {
+            crate::CommentsApi::get_space_comment(&*service, context, request).await
+        })
+        .update_space_comment(|service, context, request| async move {
+            crate::CommentsApi::update_space_comment(&*service, context, request).await
+        })
+        .delete_space_comment(|service, context, request| async move {
+            crate::CommentsApi::delete_space_comment(&*service, context, request).await
+        })
+        .create_space_comment_reply(|service, context, request| async move {
+            crate::CommentsApi::create_space_comment_reply(&*service, context, request)
+                .await
+        })
+        .get_space_comment_reply(|service, context, request| async move {
+            crate::CommentsApi::get_space_comment_reply(&*service, context, request)
+                .await
+        })
+        .update_space_comment_reply(|service, context, request| async move {
+            crate::CommentsApi::update_space_comment_reply(&*service, context, request)
+                .await
+        })
+        .delete_space_comment_reply(|service, context, request| async move {
+            crate::CommentsApi::delete_space_comment_reply(&*service, context, request)
+                .await
+        })
+        .list_space_commenters(|service, context, request| async move {
+            crate::CommentsApi::list_space_commenters(&*service, context, request).await
+        })
+        .list_change_request_comments(|service, context, request| async move {
+            crate::CommentsApi::list_change_request_comments(&*service, context, request)
+                .await
+        })
+        .create_change_request_comment(|service, context, request| async move {
+            crate::CommentsApi::create_change_request_comment(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .get_change_request_comment(|service, context, request| async move {
+            crate::CommentsApi::get_change_request_comment(&*service, context, request)
+                .await
+        })
+        .update_change_request_comment(|service, context, request| async move {
+            crate::CommentsApi::update_change_request_comment(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .delete_change_request_comment(|service, context, request| async move {
+            crate::CommentsApi::delete_change_request_comment(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .create_change_request_comment_reply(|service, context, request| async move {
+            crate::CommentsApi::create_change_request_comment_reply(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .list_change_request_comment_replies(|service, context, request| async move {
+            crate::CommentsApi::list_change_request_comment_replies(
+                    &*service,
+                    context,
+                    request,
+                )
                 .await
         });
-    #[cfg(feature = "sso")]
+    #[cfg(feature = "openapi_specs")]
     let builder = builder
-        .create_organization_saml_provider(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::SsoApi::create_organization_saml_provider(&*service, context, request)
+        .list_organization_open_api_specs(|service, context, request| async move {
+            crate::OpenapiSpecsApi::list_organization_open_api_specs(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .create_organization_open_api_spec(|service, context, request| async move {
+            crate::OpenapiSpecsApi::create_organization_open_api_spec(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .get_open_api_spec(|service, context, request| async move {
+            crate::OpenapiSpecsApi::get_open_api_spec(&*service, context, request).await
+        })
+        .create_or_update_open_api_spec(|service, context, request| async move {
+            crate::OpenapiSpecsApi::create_or_update_open_api_spec(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .delete_open_api_spec(|service, context, request| async move {
+            crate::OpenapiSpecsApi::delete_open_api_spec(&*service, context, request)
+                .await
+        })
+        .update_open_api_spec(|service, context, request| async move {
+            crate::OpenapiSpecsApi::update_open_api_spec(&*service, context, request)
                 .await
         });
-    #[cfg(feature = "sso")]
+    #[cfg(feature = "integrations")]
     let builder = builder
-        .get_organization_saml_provider(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::SsoApi::get_organization_saml_provider(&*service, context, request)
+        .list_integrations(|service, context, request| async move {
+            crate::IntegrationsApi::list_integrations(&*service, context, request).await
+        })
+        .get_integration(|service, context, request| async move {
+            crate::IntegrationsApi::get_integration(&*service, context, request).await
+        })
+        .publish_integration(|service, context, request| async move {
+            crate::IntegrationsApi::publish_integration(&*service, context, request)
                 .await
-        });
-    #[cfg(feature = "sso")]
-    let builder = builder
-        .delete_organization_saml_provider(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::SsoApi::delete_organization_saml_provider(&*service, context, request)
+        })
+        .delete_integration(|service, context, request| async move {
+            crate::IntegrationsApi::delete_integration(&*service, context, request).await
+        })
+        .list_integration_installations(|service, context, request| async move {
+            crate::IntegrationsApi::list_integration_installations(
+                    &*service,
+                    context,
+                    request,
+                )
                 .await
-        });
-    #[cfg(feature = "sso")]
-    let builder = builder
-        .update_organization_saml_provider(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::SsoApi::update_organization_saml_provider(&*service, context, request)
+        })
+        .install_integration(|service, context, request| async move {
+            crate::IntegrationsApi::install_integration(&*service, context, request)
                 .await
-        });
-    #[cfg(feature = "sso")]
-    let builder = builder
-        .list_organization_sso_providers(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
-            crate::SsoApi::list_organization_sso_providers(&*service, context, request)
+        })
+        .list_integration_events(|service, context, request| async move {
+            crate::IntegrationsApi::list_integration_events(&*service, context, request)
                 .await
-        });
-    #[cfg(feature = "teams")]
-    let builder = builder
-        .list_organization_teams(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::TeamsApi::list_organization_teams(&*service, context, request).await
-        });
-    #[cfg(feature = "teams")]
-    let builder = builder
-        .create_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::TeamsApi::create_organization_team(&*service, context, request).await
-        });
-    #[cfg(feature = "teams")]
-    let builder = builder
-        .get_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::TeamsApi::get_organization_team(&*service, context, request).await
-        });
-    #[cfg(feature = "teams")]
-    let builder = builder
-        .delete_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::TeamsApi::delete_organization_team(&*service, context, request).await
-        });
-    #[cfg(feature = "teams")]
-    let builder = builder
-        .update_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::TeamsApi::update_organization_team(&*service, context, request).await
+        })
+        .get_integration_event(|service, context, request| async move {
+            crate::IntegrationsApi::get_integration_event(&*service, context, request)
+                .await
+        })
+        .list_integration_spaces(|service, context, request| async move {
+            crate::IntegrationsApi::list_integration_spaces(&*service, context, request)
+                .await
+        })
+        .list_integration_sites(|service, context, request| async move {
+            crate::IntegrationsApi::list_integration_sites(&*service, context, request)
+                .await
+        })
+        .update_integration_dev_mode(|service, context, request| async move {
+            crate::IntegrationsApi::update_integration_dev_mode(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
         });
     #[cfg(feature = "translations")]
     let builder = builder
-        .list_organization_translations(|service: ::std::sync::Arc<S>, context, request| async move {
+        .list_organization_translations(|service, context, request| async move {
             crate::TranslationsApi::list_organization_translations(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "translations")]
-    let builder = builder
-        .create_organization_translation(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
+        })
+        .create_organization_translation(|service, context, request| async move {
             crate::TranslationsApi::create_organization_translation(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "translations")]
-    let builder = builder
-        .get_translation(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .get_translation(|service, context, request| async move {
             crate::TranslationsApi::get_translation(&*service, context, request).await
-        });
-    #[cfg(feature = "translations")]
-    let builder = builder
-        .update_translation_instructions(|
-            service: ::std::sync::Arc<S>,
-            context,
-            request|
-        async move {
+        })
+        .update_translation_instructions(|service, context, request| async move {
             crate::TranslationsApi::update_translation_instructions(
                     &*service,
                     context,
                     request,
                 )
                 .await
-        });
-    #[cfg(feature = "translations")]
-    let builder = builder
-        .delete_translation(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .delete_translation(|service, context, request| async move {
             crate::TranslationsApi::delete_translation(&*service, context, request).await
-        });
-    #[cfg(feature = "translations")]
-    let builder = builder
-        .run_translation(|service: ::std::sync::Arc<S>, context, request| async move {
+        })
+        .run_translation(|service, context, request| async move {
             crate::TranslationsApi::run_translation(&*service, context, request).await
+        });
+    #[cfg(feature = "conversations")]
+    let builder = builder
+        .list_organization_conversation_clusters(|service, context, request| async move {
+            crate::ConversationsApi::list_organization_conversation_clusters(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .list_organization_conversations(|service, context, request| async move {
+            crate::ConversationsApi::list_organization_conversations(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .ingest_organization_conversations(|service, context, request| async move {
+            crate::ConversationsApi::ingest_organization_conversations(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .list_organization_conversation_issues(|service, context, request| async move {
+            crate::ConversationsApi::list_organization_conversation_issues(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        })
+        .get_conversation_issue(|service, context, request| async move {
+            crate::ConversationsApi::get_conversation_issue(&*service, context, request)
+                .await
+        })
+        .get_conversation(|service, context, request| async move {
+            crate::ConversationsApi::get_conversation(&*service, context, request).await
+        });
+    #[cfg(feature = "git")]
+    let builder = builder
+        .import_space_from_git(|service, context, request| async move {
+            crate::GitApi::import_space_from_git(&*service, context, request).await
+        })
+        .export_space_to_git(|service, context, request| async move {
+            crate::GitApi::export_space_to_git(&*service, context, request).await
+        })
+        .get_space_git_info(|service, context, request| async move {
+            crate::GitApi::get_space_git_info(&*service, context, request).await
+        })
+        .delete_space_git_legacy_installation(|service, context, request| async move {
+            crate::GitApi::delete_space_git_legacy_installation(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
         });
     builder.build_partial()
 }

@@ -136,7 +136,7 @@ impl ServerEmitter<'_> {
         let api = self.api;
         let types_crate = ident(&format!("{}_types", api.name.replace('-', "_")));
         let (bound_imports, bounds) = group_bounds(api);
-        let set_from_traits = api.operations.iter().map(|op| set_from_trait(api, op));
+        let set_from_traits = api.tags_with_operations().map(|tag| set_from_trait(api, tag));
         let infos = api.operations.iter().map(|op| operation_info(api, op));
         let schemes = super::rust::schemes_const(api);
         let errors = super::rust::errors_const(api);
@@ -238,32 +238,45 @@ fn group_bounds(api: &Api) -> (Vec<TokenStream>, Vec<proc_macro2::Ident>) {
     (imports, bounds)
 }
 
-/// `router_with`'s setting of an operation's handler from its group's trait.
-fn set_from_trait(api: &Api, op: &Operation) -> TokenStream {
-    let setter = ident(&op.rust);
-    let trait_ident = ident(&api.tag_of(op).names.server_trait);
-    let allow = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
-    let cfg = features::cfg_group(api.tag_of(op));
+/// `router_with`'s setting of a group's handlers from its trait: one statement per group,
+/// under the group's feature.
+fn set_from_trait(api: &Api, tag: &Tag) -> TokenStream {
+    let trait_ident = ident(&tag.names.server_trait);
+    let ops: Vec<&Operation> = api.operations_of(&tag.name).collect();
+    let allow = ops.iter().any(|op| op.deprecated.is_some()).then(|| quote!(#[allow(deprecated)]));
+    let cfg = features::cfg_group(tag);
+    let calls = ops.iter().map(|op| {
+        let setter = ident(&op.rust);
+        quote! {
+            .#setter(|service, context, request| async move {
+                crate::#trait_ident::#setter(&*service, context, request).await
+            })
+        }
+    });
     quote! {
         #allow
         #cfg
-        let builder = builder.#setter(|service: ::std::sync::Arc<S>, context, request| async move {
-            crate::#trait_ident::#setter(&*service, context, request).await
-        });
+        let builder = builder #(#calls)*;
     }
 }
 
-/// An operation's entry in `OPERATIONS`: its name, tag, method, path and status, and what
-/// differs from `OperationInfo::BASE` (no selectors, other statuses, schemes, body, media
-/// types, required headers or `Link` paging).
+/// An operation's entry in `OPERATIONS`: its name, tag and path, and what differs from
+/// `OperationInfo::BASE` (`GET`, 200, no selectors, other statuses, schemes, body, media types,
+/// required headers or `Link` paging).
 fn operation_info(api: &Api, op: &Operation) -> TokenStream {
     let (name, tag, method, path, status) = (&op.name, &op.tag, op.method.as_str(), &op.path.raw, op.response.status);
-    let mut fields = vec![quote!(name: #name), quote!(tag: #tag), quote!(method: #method), quote!(path: #path)];
+    let mut fields = vec![quote!(name: #name), quote!(tag: #tag)];
+    if method != "GET" {
+        fields.push(quote!(method: #method));
+    }
+    fields.push(quote!(path: #path));
     if !op.select.is_empty() {
         let select = selectors(&op.select);
         fields.push(quote!(select: #select));
     }
-    fields.push(quote!(status: #status));
+    if status != 200 {
+        fields.push(quote!(status: #status));
+    }
     let also: Vec<u16> = op.response.statuses().skip(1).collect();
     if !also.is_empty() {
         fields.push(quote!(also: &[#(#also),*]));
