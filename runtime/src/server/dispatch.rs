@@ -281,23 +281,7 @@ mod tests {
         Route { segments: segments.iter().map(|s| s.to_vec()).collect() }
     }
 
-    const BASE: OperationInfo = OperationInfo {
-        name: "op",
-        tag: "tag",
-        method: "GET",
-        path: "/",
-        select: &[],
-        status: 200,
-        also: &[],
-        public: true,
-        auth: &[],
-        has_body: false,
-        consumes: &[],
-        produces: &[],
-        streams: false,
-        headers: &[],
-        link_cursor: None,
-    };
+    const BASE: OperationInfo = OperationInfo { name: "op", tag: "tag", public: true, ..OperationInfo::BASE };
 
     type Segments = &'static [&'static [Piece]];
     type Pairs = Vec<(&'static str, &'static str)>;

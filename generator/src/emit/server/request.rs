@@ -12,15 +12,10 @@ use quote::quote;
 impl ServerEmitter<'_> {
     pub(super) fn request(&self, op: &Operation) -> TokenStream {
         let name = ident(&op.names.request);
+        let title = format!("The request of `{}` (`{} {}`): {}", op.name, op.method.as_str(), op.path.raw, op.summary);
         if op.params.is_empty() && op.body.is_none() {
             // Nothing of its own to read: the runtime's request without parameters.
-            let docs = doc(&format!(
-                "The request of `{}` (`{} {}`): {}\n\nIt has no parameters and no body.",
-                op.name,
-                op.method.as_str(),
-                op.path.raw,
-                op.summary
-            ));
+            let docs = doc(&format!("{title}\n\nIt has no parameters and no body."));
             return quote! {
                 #docs
                 pub type #name = ::apigen_runtime::server::NoParams;
@@ -58,8 +53,7 @@ impl ServerEmitter<'_> {
         let debug = sensitive.then(|| {
             crate::emit::rust::params_debug(quote!(#name), &name.to_string(), &op.params, op.body.is_some(), false)
         });
-        let docs =
-            doc(&format!("The request of `{}` (`{} {}`): {}", op.name, op.method.as_str(), op.path.raw, op.summary));
+        let docs = doc(&title);
         let from_input = self.parser(op);
         let serialize = self.request_serialize(op);
         quote! {
