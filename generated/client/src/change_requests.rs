@@ -327,6 +327,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceChangeRequestsReq
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSpaceChangeRequests",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -334,8 +335,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceChangeRequestsReq
                     "/v1/spaces/{}/change-requests",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -445,6 +444,7 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceChangeRequestRe
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createSpaceChangeRequest",
@@ -453,8 +453,6 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceChangeRequestRe
                     "/v1/spaces/{}/change-requests",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -502,8 +500,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getChangeRequest",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -511,11 +510,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestRequest {
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateChangeRequest` request, set through [`UpdateChangeRequestBuilder`].
@@ -536,6 +533,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestRequest
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateChangeRequest",
@@ -545,8 +543,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestRequest
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -628,8 +624,9 @@ impl ::apigen_runtime::codegen::client::Operation for MergeChangeRequestRequest 
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "mergeChangeRequest",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -637,11 +634,9 @@ impl ::apigen_runtime::codegen::client::Operation for MergeChangeRequestRequest 
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateChangeRequestFromMain` request, set through [`UpdateChangeRequestFromMainBuilder`].
@@ -665,8 +660,9 @@ for UpdateChangeRequestFromMainRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "updateChangeRequestFromMain",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -674,11 +670,9 @@ for UpdateChangeRequestFromMainRequest {
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `getChangeRequestPdf` request, set through [`GetChangeRequestPdfBuilder`].
@@ -709,6 +703,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPdfRequest
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getChangeRequestPdf",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -717,8 +712,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPdfRequest
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -794,6 +787,7 @@ for ListOrganizationChangeRequestsRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationChangeRequests",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -801,8 +795,6 @@ for ListOrganizationChangeRequestsRequest {
                     "/v1/orgs/{}/change-requests",
                     ::apigen_runtime::codegen::client::segment(& self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })

@@ -173,19 +173,18 @@ impl ::apigen_runtime::codegen::client::Operation for GetCollectionRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getCollection",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
                     "/v1/collections/{}", ::apigen_runtime::codegen::client::segment(&
                     self.collection_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `deleteCollection` request, set through [`DeleteCollectionBuilder`].
@@ -202,19 +201,18 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteCollectionRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteCollection",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
                     "/v1/collections/{}", ::apigen_runtime::codegen::client::segment(&
                     self.collection_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateCollection` request, set through [`UpdateCollectionBuilder`].
@@ -234,6 +232,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateCollectionRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateCollection",
@@ -242,8 +241,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateCollectionRequest {
                     "/v1/collections/{}", ::apigen_runtime::codegen::client::segment(&
                     self.collection_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -321,6 +318,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListCollectionSpacesReques
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listCollectionSpaces",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -328,8 +326,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListCollectionSpacesReques
                     "/v1/collections/{}/spaces",
                     ::apigen_runtime::codegen::client::segment(& self.collection_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -382,6 +378,7 @@ impl ::apigen_runtime::codegen::client::Operation for MoveCollectionRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "moveCollection",
@@ -390,8 +387,6 @@ impl ::apigen_runtime::codegen::client::Operation for MoveCollectionRequest {
                     "/v1/collections/{}/move",
                     ::apigen_runtime::codegen::client::segment(& self.collection_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -446,6 +441,7 @@ impl ::apigen_runtime::codegen::client::Operation for TransferCollectionRequest 
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "transferCollection",
@@ -454,8 +450,6 @@ impl ::apigen_runtime::codegen::client::Operation for TransferCollectionRequest 
                     "/v1/collections/{}/transfer",
                     ::apigen_runtime::codegen::client::segment(& self.collection_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -503,6 +497,7 @@ for ListOrganizationCollectionsRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationCollections",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -510,8 +505,6 @@ for ListOrganizationCollectionsRequest {
                     "/v1/orgs/{}/collections",
                     ::apigen_runtime::codegen::client::segment(& self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -582,6 +575,7 @@ for CreateOrganizationCollectionRequest {
             ::core::option::Option::None => ::core::option::Option::None,
         };
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createOrganizationCollection",
@@ -590,8 +584,6 @@ for CreateOrganizationCollectionRequest {
                     "/v1/orgs/{}/collections",
                     ::apigen_runtime::codegen::client::segment(& self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })

@@ -540,6 +540,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentsRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSpaceComments",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -547,8 +548,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentsRequest {
                     "/v1/spaces/{}/comments",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -660,6 +659,7 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentRequest 
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createSpaceComment",
@@ -668,8 +668,6 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentRequest 
                     "/v1/spaces/{}/comments",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -734,6 +732,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getSpaceComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -742,8 +741,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentRequest {
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -781,6 +778,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentRequest 
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateSpaceComment",
@@ -790,8 +788,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentRequest 
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -858,8 +854,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceCommentRequest 
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteSpaceComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -867,11 +864,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceCommentRequest 
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `createSpaceCommentReply` request, set through [`CreateSpaceCommentReplyBuilder`].
@@ -895,6 +890,7 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentReplyReq
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createSpaceCommentReply",
@@ -904,8 +900,6 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentReplyReq
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -944,6 +938,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentReplyReques
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getSpaceCommentReply",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -953,8 +948,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentReplyReques
                     ::apigen_runtime::codegen::client::segment(& self.comment_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -996,6 +989,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentReplyReq
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateSpaceCommentReply",
@@ -1006,8 +1000,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentReplyReq
                     ::apigen_runtime::codegen::client::segment(& self.comment_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1095,8 +1087,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceCommentReplyReq
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteSpaceCommentReply",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -1105,11 +1098,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceCommentReplyReq
                     ::apigen_runtime::codegen::client::segment(& self.comment_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `listSpaceCommenters` request, set through [`ListSpaceCommentersBuilder`].
@@ -1139,6 +1130,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentersRequest
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSpaceCommenters",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1146,8 +1138,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentersRequest
                     "/v1/spaces/{}/commenters",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1234,6 +1224,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestCommentsR
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listChangeRequestComments",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1242,8 +1233,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestCommentsR
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1359,6 +1348,7 @@ impl ::apigen_runtime::codegen::client::Operation for CreateChangeRequestComment
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createChangeRequestComment",
@@ -1368,8 +1358,6 @@ impl ::apigen_runtime::codegen::client::Operation for CreateChangeRequestComment
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1438,6 +1426,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestCommentReq
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getChangeRequestComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1447,8 +1436,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestCommentReq
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1490,6 +1477,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestComment
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateChangeRequestComment",
@@ -1500,8 +1488,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestComment
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1572,8 +1558,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteChangeRequestComment
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteChangeRequestComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -1582,11 +1569,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteChangeRequestComment
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `createChangeRequestCommentReply` request, set through [`CreateChangeRequestCommentReplyBuilder`].
@@ -1618,6 +1603,7 @@ for CreateChangeRequestCommentReplyRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createChangeRequestCommentReply",
@@ -1628,8 +1614,6 @@ for CreateChangeRequestCommentReplyRequest {
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1691,6 +1675,7 @@ for ListChangeRequestCommentRepliesRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listChangeRequestCommentReplies",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1700,8 +1685,6 @@ for ListChangeRequestCommentRepliesRequest {
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                     ::apigen_runtime::codegen::client::segment(& self.comment_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })

@@ -395,6 +395,7 @@ impl ::apigen_runtime::codegen::client::Operation for SearchSpaceContentRequest 
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "searchSpaceContent",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -402,8 +403,6 @@ impl ::apigen_runtime::codegen::client::Operation for SearchSpaceContentRequest 
                     "/v1/spaces/{}/search", ::apigen_runtime::codegen::client::segment(&
                     self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -466,6 +465,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceContentRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getSpaceContent",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -473,8 +473,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceContentRequest {
                     "/v1/spaces/{}/content", ::apigen_runtime::codegen::client::segment(&
                     self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -516,6 +514,7 @@ impl ::apigen_runtime::codegen::client::Operation for ApplySpaceContentTemplateR
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "applySpaceContentTemplate",
@@ -524,8 +523,6 @@ impl ::apigen_runtime::codegen::client::Operation for ApplySpaceContentTemplateR
                     "/v1/spaces/{}/content/template",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -576,6 +573,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePagesRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSpacePages",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -583,8 +581,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePagesRequest {
                     "/v1/spaces/{}/content/pages",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -641,6 +637,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFilesRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSpaceFiles",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -648,8 +645,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFilesRequest {
                     "/v1/spaces/{}/content/files",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -725,6 +720,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceFileRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getSpaceFile",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -733,8 +729,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceFileRequest {
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.file_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -787,6 +781,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFileBacklinksRequ
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSpaceFileBacklinks",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -795,8 +790,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFileBacklinksRequ
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.file_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -866,6 +859,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpacePageRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getSpacePage",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -874,8 +868,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpacePageRequest {
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.page_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -956,6 +948,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePageLinksRequest 
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSpacePageLinks",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -964,8 +957,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePageLinksRequest 
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.page_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1042,6 +1033,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestContentReq
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getChangeRequestContent",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1050,8 +1042,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestContentReq
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1102,6 +1092,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPagesRequ
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listChangeRequestPages",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1110,8 +1101,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPagesRequ
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1172,6 +1161,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestFilesRequ
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listChangeRequestFiles",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1180,8 +1170,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestFilesRequ
                     ::apigen_runtime::codegen::client::segment(& self.space_id),
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1261,6 +1249,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestFileReques
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getChangeRequestFile",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1270,8 +1259,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestFileReques
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                     ::apigen_runtime::codegen::client::segment(& self.file_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1326,6 +1313,7 @@ for ListChangeRequestFileBacklinksRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listChangeRequestFileBacklinks",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1335,8 +1323,6 @@ for ListChangeRequestFileBacklinksRequest {
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                     ::apigen_runtime::codegen::client::segment(& self.file_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1410,6 +1396,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPageReques
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getChangeRequestPage",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1419,8 +1406,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPageReques
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                     ::apigen_runtime::codegen::client::segment(& self.page_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1505,6 +1490,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPageLinks
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listChangeRequestPageLinks",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1514,8 +1500,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPageLinks
                     ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                     ::apigen_runtime::codegen::client::segment(& self.page_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })

@@ -169,6 +169,7 @@ for ListOrganizationConversationClustersRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationConversationClusters",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -176,8 +177,6 @@ for ListOrganizationConversationClustersRequest {
                     "/v1/orgs/{}/conversations-clusters",
                     ::apigen_runtime::codegen::client::segment(& self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -284,6 +283,7 @@ for ListOrganizationConversationsRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationConversations",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -291,8 +291,6 @@ for ListOrganizationConversationsRequest {
                     "/v1/orgs/{}/conversations",
                     ::apigen_runtime::codegen::client::segment(& self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -361,6 +359,7 @@ for IngestOrganizationConversationsRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "ingestOrganizationConversations",
@@ -369,8 +368,6 @@ for IngestOrganizationConversationsRequest {
                     "/v1/orgs/{}/conversations",
                     ::apigen_runtime::codegen::client::segment(& self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -415,6 +412,7 @@ for ListOrganizationConversationIssuesRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationConversationIssues",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -422,8 +420,6 @@ for ListOrganizationConversationIssuesRequest {
                     "/v1/orgs/{}/conversations-issues",
                     ::apigen_runtime::codegen::client::segment(& self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -502,8 +498,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetConversationIssueReques
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getConversationIssue",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -511,11 +508,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetConversationIssueReques
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.issue_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `getConversation` request, set through [`GetConversationBuilder`].
@@ -535,8 +530,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetConversationRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getConversation",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -544,10 +540,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetConversationRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.conversation_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }

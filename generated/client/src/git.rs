@@ -106,6 +106,7 @@ impl ::apigen_runtime::codegen::client::Operation for ImportSpaceFromGitRequest 
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "importSpaceFromGit",
@@ -114,8 +115,6 @@ impl ::apigen_runtime::codegen::client::Operation for ImportSpaceFromGitRequest 
                     "/v1/spaces/{}/git/import",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -138,6 +137,7 @@ impl ::apigen_runtime::codegen::client::Operation for ExportSpaceToGitRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "exportSpaceToGit",
@@ -146,8 +146,6 @@ impl ::apigen_runtime::codegen::client::Operation for ExportSpaceToGitRequest {
                     "/v1/spaces/{}/git/export",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -167,19 +165,18 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceGitInfoRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getSpaceGitInfo",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
                     "/v1/spaces/{}/git/info",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `deleteSpaceGitLegacyInstallation` request, set through [`DeleteSpaceGitLegacyInstallationBuilder`].
@@ -200,18 +197,17 @@ for DeleteSpaceGitLegacyInstallationRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteSpaceGitLegacyInstallation",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
                     "/v1/spaces/{}/git/legacy-installation",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }

@@ -456,12 +456,11 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationsRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listIntegrations",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
-                ::std::string::String::from("/v1/integrations"),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
+                "/v1/integrations",
                 headers,
             )
         })
@@ -583,19 +582,18 @@ impl ::apigen_runtime::codegen::client::Operation for GetIntegrationRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getIntegration",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
                     "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(&
                     self.integration_name)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `publishIntegration` request, set through [`PublishIntegrationBuilder`].
@@ -615,6 +613,7 @@ impl ::apigen_runtime::codegen::client::Operation for PublishIntegrationRequest 
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "publishIntegration",
@@ -623,8 +622,6 @@ impl ::apigen_runtime::codegen::client::Operation for PublishIntegrationRequest 
                     "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(&
                     self.integration_name)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -841,19 +838,18 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteIntegrationRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteIntegration",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
                     "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(&
                     self.integration_name)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `listIntegrationInstallations` request, set through [`ListIntegrationInstallationsBuilder`].
@@ -891,6 +887,7 @@ for ListIntegrationInstallationsRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listIntegrationInstallations",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -898,8 +895,6 @@ for ListIntegrationInstallationsRequest {
                     "/v1/integrations/{}/installations",
                     ::apigen_runtime::codegen::client::segment(& self.integration_name)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -964,6 +959,7 @@ impl ::apigen_runtime::codegen::client::Operation for InstallIntegrationRequest 
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "installIntegration",
@@ -972,8 +968,6 @@ impl ::apigen_runtime::codegen::client::Operation for InstallIntegrationRequest 
                     "/v1/integrations/{}/installations",
                     ::apigen_runtime::codegen::client::segment(& self.integration_name)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1016,6 +1010,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationEventsReque
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listIntegrationEvents",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1023,8 +1018,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationEventsReque
                     "/v1/integrations/{}/events",
                     ::apigen_runtime::codegen::client::segment(& self.integration_name)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1079,8 +1072,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetIntegrationEventRequest
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getIntegrationEvent",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -1088,11 +1082,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetIntegrationEventRequest
                     ::apigen_runtime::codegen::client::segment(& self.integration_name),
                     ::apigen_runtime::codegen::client::segment(& self.event_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `listIntegrationSpaces` request, set through [`ListIntegrationSpacesBuilder`].
@@ -1133,6 +1125,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSpacesReque
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listIntegrationSpaces",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1140,8 +1133,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSpacesReque
                     "/v1/integrations/{}/spaces",
                     ::apigen_runtime::codegen::client::segment(& self.integration_name)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1235,6 +1226,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSitesReques
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listIntegrationSites",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1242,8 +1234,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSitesReques
                     "/v1/integrations/{}/sites",
                     ::apigen_runtime::codegen::client::segment(& self.integration_name)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1319,6 +1309,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateIntegrationDevModeRe
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateIntegrationDevMode",
@@ -1327,8 +1318,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateIntegrationDevModeRe
                     "/v1/integrations/{}/dev",
                     ::apigen_runtime::codegen::client::segment(& self.integration_name)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })

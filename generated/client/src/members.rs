@@ -216,6 +216,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationMembersReq
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationMembers",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -223,8 +224,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationMembersReq
                     "/v1/orgs/{}/members", ::apigen_runtime::codegen::client::segment(&
                     self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -322,8 +321,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetOrganizationMemberReque
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getOrganizationMember",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -331,11 +331,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetOrganizationMemberReque
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.user_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `deleteOrganizationMember` request, set through [`DeleteOrganizationMemberBuilder`].
@@ -356,8 +354,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteOrganizationMemberRe
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteOrganizationMember",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -365,11 +364,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteOrganizationMemberRe
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.user_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateOrganizationMember` request, set through [`UpdateOrganizationMemberBuilder`].
@@ -393,6 +390,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationMemberRe
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateOrganizationMember",
@@ -402,8 +400,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationMemberRe
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.user_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -447,19 +443,18 @@ impl ::apigen_runtime::codegen::client::Operation for PingOrganizationRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "pingOrganization",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
                     "/v1/orgs/{}/ping", ::apigen_runtime::codegen::client::segment(& self
                     .organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `setOrganizationMemberSso` request, set through [`SetOrganizationMemberSsoBuilder`].
@@ -480,8 +475,9 @@ impl ::apigen_runtime::codegen::client::Operation for SetOrganizationMemberSsoRe
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "setOrganizationMemberSso",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -489,11 +485,9 @@ impl ::apigen_runtime::codegen::client::Operation for SetOrganizationMemberSsoRe
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.user_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `listOrganizationMemberSpaces` request, set through [`ListOrganizationMemberSpacesBuilder`].
@@ -532,6 +526,7 @@ for ListOrganizationMemberSpacesRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationMemberSpaces",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -540,8 +535,6 @@ for ListOrganizationMemberSpacesRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.user_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -627,6 +620,7 @@ for ListOrganizationMemberTeamsRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationMemberTeams",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -635,8 +629,6 @@ for ListOrganizationMemberTeamsRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.user_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })

@@ -161,6 +161,7 @@ for ListOrganizationOpenApiSpecsRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationOpenApiSpecs",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -168,8 +169,6 @@ for ListOrganizationOpenApiSpecsRequest {
                     "/v1/orgs/{}/openapi", ::apigen_runtime::codegen::client::segment(&
                     self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -228,6 +227,7 @@ for CreateOrganizationOpenApiSpecRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createOrganizationOpenApiSpec",
@@ -236,8 +236,6 @@ for CreateOrganizationOpenApiSpecRequest {
                     "/v1/orgs/{}/openapi", ::apigen_runtime::codegen::client::segment(&
                     self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -258,8 +256,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetOpenApiSpecRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getOpenApiSpec",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -267,11 +266,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetOpenApiSpecRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.spec_slug)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `createOrUpdateOpenApiSpec` request, set through [`CreateOrUpdateOpenApiSpecBuilder`].
@@ -295,6 +292,7 @@ impl ::apigen_runtime::codegen::client::Operation for CreateOrUpdateOpenApiSpecR
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createOrUpdateOpenApiSpec",
@@ -304,8 +302,6 @@ impl ::apigen_runtime::codegen::client::Operation for CreateOrUpdateOpenApiSpecR
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.spec_slug)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -333,8 +329,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteOpenApiSpecRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteOpenApiSpec",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -342,11 +339,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteOpenApiSpecRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.spec_slug)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateOpenApiSpec` request, set through [`UpdateOpenApiSpecBuilder`].
@@ -367,6 +362,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOpenApiSpecRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateOpenApiSpec",
@@ -376,8 +372,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOpenApiSpecRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.spec_slug)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })

@@ -313,12 +313,11 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationsRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizations",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
-                ::std::string::String::from("/v1/orgs"),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
+                "/v1/orgs",
                 headers,
             )
         })
@@ -370,19 +369,18 @@ impl ::apigen_runtime::codegen::client::Operation for GetOrganizationRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getOrganization",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
                     "/v1/orgs/{}", ::apigen_runtime::codegen::client::segment(& self
                     .organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateOrganization` request, set through [`UpdateOrganizationBuilder`].
@@ -402,6 +400,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationRequest 
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateOrganization",
@@ -410,8 +409,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationRequest 
                     "/v1/orgs/{}", ::apigen_runtime::codegen::client::segment(& self
                     .organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -557,8 +554,9 @@ for DeleteOrganizationInviteLinkRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteOrganizationInviteLink",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -566,11 +564,9 @@ for DeleteOrganizationInviteLinkRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.invite_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `joinOrganization` request, set through [`JoinOrganizationBuilder`].
@@ -587,19 +583,18 @@ impl ::apigen_runtime::codegen::client::Operation for JoinOrganizationRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "joinOrganization",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
                     "/v1/orgs/{}/join", ::apigen_runtime::codegen::client::segment(& self
                     .organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `searchOrganizationContent` request, set through [`SearchOrganizationContentBuilder`].
@@ -633,6 +628,7 @@ impl ::apigen_runtime::codegen::client::Operation for SearchOrganizationContentR
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "searchOrganizationContent",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -640,8 +636,6 @@ impl ::apigen_runtime::codegen::client::Operation for SearchOrganizationContentR
                     "/v1/orgs/{}/search", ::apigen_runtime::codegen::client::segment(&
                     self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -702,19 +696,18 @@ for GetOrganizationAgentInstructionsRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getOrganizationAgentInstructions",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
                     "/v1/orgs/{}/agent-instructions",
                     ::apigen_runtime::codegen::client::segment(& self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateOrganizationAgentInstructions` request, set through [`UpdateOrganizationAgentInstructionsBuilder`].
@@ -738,6 +731,7 @@ for UpdateOrganizationAgentInstructionsRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateOrganizationAgentInstructions",
@@ -746,8 +740,6 @@ for UpdateOrganizationAgentInstructionsRequest {
                     "/v1/orgs/{}/agent-instructions",
                     ::apigen_runtime::codegen::client::segment(& self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -808,18 +800,17 @@ for ListOrganizationsByEmailDomainRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "listOrganizationsByEmailDomain",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
                     "/v1/email-domains/{}/orgs",
                     ::apigen_runtime::codegen::client::segment(& self.email_domain)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }

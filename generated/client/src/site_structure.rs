@@ -603,6 +603,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSectionsRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSiteSections",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -611,8 +612,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSectionsRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -679,6 +678,7 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSiteSectionRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createSiteSection",
@@ -688,8 +688,6 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSiteSectionRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -748,8 +746,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSiteSectionRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteSiteSection",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -758,11 +757,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSiteSectionRequest {
                     ::apigen_runtime::codegen::client::segment(& self.site_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_section_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateSiteSection` request, set through [`UpdateSiteSectionBuilder`].
@@ -784,6 +781,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSectionRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateSiteSection",
@@ -794,8 +792,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSectionRequest {
                     ::apigen_runtime::codegen::client::segment(& self.site_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_section_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -902,6 +898,7 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSiteSectionRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "moveSiteSection",
@@ -912,8 +909,6 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSiteSectionRequest {
                     ::apigen_runtime::codegen::client::segment(& self.site_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_section_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -987,6 +982,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSpacesRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSiteSpaces",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -995,8 +991,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSpacesRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1065,6 +1059,7 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSiteSpaceRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createSiteSpace",
@@ -1074,8 +1069,6 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSiteSpaceRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1114,8 +1107,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSiteSpaceRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteSiteSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -1124,11 +1118,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSiteSpaceRequest {
                     ::apigen_runtime::codegen::client::segment(& self.site_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateSiteSpace` request, set through [`UpdateSiteSpaceBuilder`].
@@ -1150,6 +1142,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSpaceRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateSiteSpace",
@@ -1160,8 +1153,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSpaceRequest {
                     ::apigen_runtime::codegen::client::segment(& self.site_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1228,6 +1219,7 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSiteSpaceRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "moveSiteSpace",
@@ -1238,8 +1230,6 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSiteSpaceRequest {
                     ::apigen_runtime::codegen::client::segment(& self.site_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1293,6 +1283,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSectionGroupsReque
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSiteSectionGroups",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -1301,8 +1292,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSectionGroupsReque
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1363,6 +1352,7 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSiteSectionGroupRequ
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createSiteSectionGroup",
@@ -1372,8 +1362,6 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSiteSectionGroupRequ
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1437,8 +1425,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSiteSectionGroupRequ
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteSiteSectionGroup",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -1448,11 +1437,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSiteSectionGroupRequ
                     ::apigen_runtime::codegen::client::segment(& self
                     .site_section_group_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateSiteSectionGroup` request, set through [`UpdateSiteSectionGroupBuilder`].
@@ -1479,6 +1466,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSectionGroupRequ
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateSiteSectionGroup",
@@ -1490,8 +1478,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSectionGroupRequ
                     ::apigen_runtime::codegen::client::segment(& self
                     .site_section_group_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1548,6 +1534,7 @@ impl ::apigen_runtime::codegen::client::Operation for AddSiteSectionGroupSection
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "addSiteSectionGroupSection",
@@ -1559,8 +1546,6 @@ impl ::apigen_runtime::codegen::client::Operation for AddSiteSectionGroupSection
                     ::apigen_runtime::codegen::client::segment(& self
                     .site_section_group_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -1597,8 +1582,9 @@ for RemoveSiteSectionGroupSectionRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "removeSiteSectionGroupSection",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -1609,11 +1595,9 @@ for RemoveSiteSectionGroupSectionRequest {
                     .site_section_group_id), ::apigen_runtime::codegen::client::segment(&
                     self.site_section_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `moveSiteSectionGroup` request, set through [`MoveSiteSectionGroupBuilder`].
@@ -1640,6 +1624,7 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSiteSectionGroupReques
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "moveSiteSectionGroup",
@@ -1651,8 +1636,6 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSiteSectionGroupReques
                     ::apigen_runtime::codegen::client::segment(& self
                     .site_section_group_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })

@@ -390,6 +390,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationSitesReque
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationSites",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -397,8 +398,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationSitesReque
                     "/v1/orgs/{}/sites", ::apigen_runtime::codegen::client::segment(&
                     self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -479,6 +478,7 @@ impl ::apigen_runtime::codegen::client::Operation for CreateOrganizationSiteRequ
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createOrganizationSite",
@@ -487,8 +487,6 @@ impl ::apigen_runtime::codegen::client::Operation for CreateOrganizationSiteRequ
                     "/v1/orgs/{}/sites", ::apigen_runtime::codegen::client::segment(&
                     self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -556,8 +554,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetSiteRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getSite",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -565,11 +564,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetSiteRequest {
                     self.organization_id), ::apigen_runtime::codegen::client::segment(&
                     self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `deleteSite` request, set through [`DeleteSiteBuilder`].
@@ -587,8 +584,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSiteRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteSite",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -596,11 +594,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSiteRequest {
                     self.organization_id), ::apigen_runtime::codegen::client::segment(&
                     self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateSite` request, set through [`UpdateSiteBuilder`].
@@ -621,6 +617,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateSite",
@@ -630,8 +627,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteRequest {
                     self.organization_id), ::apigen_runtime::codegen::client::segment(&
                     self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -751,8 +746,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetSiteAdaptiveSchemaReque
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getSiteAdaptiveSchema",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -760,11 +756,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetSiteAdaptiveSchemaReque
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateSiteAdaptiveSchema` request, set through [`UpdateSiteAdaptiveSchemaBuilder`].
@@ -788,6 +782,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteAdaptiveSchemaRe
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateSiteAdaptiveSchema",
@@ -797,8 +792,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteAdaptiveSchemaRe
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -854,8 +847,9 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteTemplateConditions
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "listSiteTemplateConditions",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -863,11 +857,9 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteTemplateConditions
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `getPublishedSite` request, set through [`GetPublishedSiteBuilder`].
@@ -906,6 +898,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetPublishedSiteRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getPublishedSite",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -914,8 +907,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetPublishedSiteRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -950,8 +941,9 @@ impl ::apigen_runtime::codegen::client::Operation for PublishSiteRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "publishSite",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -959,10 +951,8 @@ impl ::apigen_runtime::codegen::client::Operation for PublishSiteRequest {
                     ::apigen_runtime::codegen::client::segment(& self.organization_id),
                     ::apigen_runtime::codegen::client::segment(& self.site_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }

@@ -225,6 +225,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "getSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -232,8 +233,6 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceRequest {
                     "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
                     .space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -265,19 +264,18 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
                     "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
                     .space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateSpace` request, set through [`UpdateSpaceBuilder`].
@@ -297,6 +295,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateSpace",
@@ -305,8 +304,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceRequest {
                     "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
                     .space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -398,19 +395,18 @@ impl ::apigen_runtime::codegen::client::Operation for DuplicateSpaceRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "duplicateSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
                     "/v1/spaces/{}/duplicate",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `restoreSpace` request, set through [`RestoreSpaceBuilder`].
@@ -427,19 +423,18 @@ impl ::apigen_runtime::codegen::client::Operation for RestoreSpaceRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "restoreSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
                     "/v1/spaces/{}/restore", ::apigen_runtime::codegen::client::segment(&
                     self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `moveSpace` request, set through [`MoveSpaceBuilder`].
@@ -459,6 +454,7 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSpaceRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "moveSpace",
@@ -467,8 +463,6 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSpaceRequest {
                     "/v1/spaces/{}/move", ::apigen_runtime::codegen::client::segment(&
                     self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -523,6 +517,7 @@ impl ::apigen_runtime::codegen::client::Operation for TransferSpaceRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "transferSpace",
@@ -531,8 +526,6 @@ impl ::apigen_runtime::codegen::client::Operation for TransferSpaceRequest {
                     "/v1/spaces/{}/transfer",
                     ::apigen_runtime::codegen::client::segment(& self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -576,6 +569,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceLinksRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listSpaceLinks",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -583,8 +577,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceLinksRequest {
                     "/v1/spaces/{}/links", ::apigen_runtime::codegen::client::segment(&
                     self.space_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })

@@ -222,6 +222,7 @@ for ListOrganizationSamlProvidersRequest {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationSamlProviders",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -229,8 +230,6 @@ for ListOrganizationSamlProvidersRequest {
                     "/v1/orgs/{}/saml", ::apigen_runtime::codegen::client::segment(& self
                     .organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -289,6 +288,7 @@ for CreateOrganizationSamlProviderRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createOrganizationSamlProvider",
@@ -297,8 +297,6 @@ for CreateOrganizationSamlProviderRequest {
                     "/v1/orgs/{}/saml", ::apigen_runtime::codegen::client::segment(& self
                     .organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -385,8 +383,9 @@ for GetOrganizationSamlProviderRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getOrganizationSamlProvider",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -394,11 +393,9 @@ for GetOrganizationSamlProviderRequest {
                     self.organization_id), ::apigen_runtime::codegen::client::segment(&
                     self.saml_provider_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `deleteOrganizationSamlProvider` request, set through [`DeleteOrganizationSamlProviderBuilder`].
@@ -420,8 +417,9 @@ for DeleteOrganizationSamlProviderRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteOrganizationSamlProvider",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -429,11 +427,9 @@ for DeleteOrganizationSamlProviderRequest {
                     self.organization_id), ::apigen_runtime::codegen::client::segment(&
                     self.saml_provider_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateOrganizationSamlProvider` request, set through [`UpdateOrganizationSamlProviderBuilder`].
@@ -458,6 +454,7 @@ for UpdateOrganizationSamlProviderRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateOrganizationSamlProvider",
@@ -467,8 +464,6 @@ for UpdateOrganizationSamlProviderRequest {
                     self.organization_id), ::apigen_runtime::codegen::client::segment(&
                     self.saml_provider_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -591,18 +586,17 @@ for ListOrganizationSsoProvidersRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "listOrganizationSsoProviders",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
                     "/v1/orgs/{}/sso", ::apigen_runtime::codegen::client::segment(& self
                     .organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }

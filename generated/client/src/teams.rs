@@ -192,6 +192,7 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationTeamsReque
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
+            auth: &[&["bearerAuth"]],
             ..::apigen_runtime::client::Call::new(
                 "listOrganizationTeams",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
@@ -199,8 +200,6 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationTeamsReque
                     "/v1/orgs/{}/teams", ::apigen_runtime::codegen::client::segment(&
                     self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -276,6 +275,7 @@ impl ::apigen_runtime::codegen::client::Operation for CreateOrganizationTeamRequ
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "createOrganizationTeam",
@@ -284,8 +284,6 @@ impl ::apigen_runtime::codegen::client::Operation for CreateOrganizationTeamRequ
                     "/v1/orgs/{}/teams", ::apigen_runtime::codegen::client::segment(&
                     self.organization_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })
@@ -325,8 +323,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetOrganizationTeamRequest
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "getOrganizationTeam",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -334,11 +333,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetOrganizationTeamRequest
                     self.organization_id), ::apigen_runtime::codegen::client::segment(&
                     self.team_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `deleteOrganizationTeam` request, set through [`DeleteOrganizationTeamBuilder`].
@@ -359,8 +356,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteOrganizationTeamRequ
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(
-            ::apigen_runtime::client::Call::new(
+        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
+            ..::apigen_runtime::client::Call::new(
                 "deleteOrganizationTeam",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -368,11 +366,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteOrganizationTeamRequ
                     self.organization_id), ::apigen_runtime::codegen::client::segment(&
                     self.team_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
-            ),
-        )
+            )
+        })
     }
 }
 /// The parameters of a `updateOrganizationTeam` request, set through [`UpdateOrganizationTeamBuilder`].
@@ -396,6 +392,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationTeamRequ
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
+            auth: &[&["bearerAuth"]],
             body,
             ..::apigen_runtime::client::Call::new(
                 "updateOrganizationTeam",
@@ -405,8 +402,6 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationTeamRequ
                     self.organization_id), ::apigen_runtime::codegen::client::segment(&
                     self.team_id)
                 ),
-                &[&["bearerAuth"]],
-                ::core::option::Option::None,
                 headers,
             )
         })

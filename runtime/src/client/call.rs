@@ -44,17 +44,20 @@ pub struct Call {
 
 impl Call {
     /// A call of `operation` (`method` on `path`, percent-encoded already) with the caller's
-    /// `headers`, the schemes it accepts (`auth`) and its error types: no query, cookie or
-    /// body. Generated code sets those it has with the struct's update syntax.
-    pub fn new(
-        operation: &'static str,
-        method: reqwest::Method,
-        path: String,
-        auth: &'static [&'static [&'static str]],
-        errors: Option<ErrorTypes>,
-        headers: Vec<(String, String)>,
-    ) -> Self {
-        Call { operation, method, path, query: Vec::new(), body: None, auth, errors, headers, cookies: Vec::new() }
+    /// `headers`: public (no scheme), no error type, no query, cookie or body. Generated code
+    /// sets what its operation has with the struct's update syntax.
+    pub fn new(operation: &'static str, method: reqwest::Method, path: impl Into<String>, headers: Headers) -> Self {
+        Call {
+            operation,
+            method,
+            path: path.into(),
+            query: Vec::new(),
+            body: None,
+            auth: &[],
+            errors: None,
+            headers,
+            cookies: Vec::new(),
+        }
     }
 }
 

@@ -67,8 +67,13 @@ impl ClientEmitter<'_> {
             .map(|p| self.send_param(p));
         let body = self.body_expr(op);
         let (decls, mut fields) = self.list_decls(op, &query, &cookies);
-        let auth = op.auth.alternatives().iter().map(|set| quote!(&[#(#set),*]));
-        let errors = self.error_types(op);
+        let auth: Vec<TokenStream> = op.auth.alternatives().iter().map(|set| quote!(&[#(#set),*])).collect();
+        if !auth.is_empty() {
+            fields.push(quote!(auth: &[#(#auth),*]));
+        }
+        if let Some(errors) = self.error_types(op) {
+            fields.push(quote!(errors: #errors));
+        }
         let path = path_expr(self.api, op);
         if op.body.is_some() {
             fields.push(quote!(body));
@@ -78,12 +83,10 @@ impl ClientEmitter<'_> {
                 #name,
                 ::apigen_runtime::codegen::client::reqwest::Method::#method,
                 #path,
-                &[#(#auth),*],
-                #errors,
                 headers,
             )
         };
-        // What the operation has beside its path, schemes and error types; the rest empty.
+        // What the operation has beside its name, method and path; the rest empty.
         let value = if fields.is_empty() {
             new
         } else {
@@ -323,8 +326,8 @@ impl ClientEmitter<'_> {
     }
 
     /// `Some(|status, body| ..)` decoding an error body as the type the spec declares for its
-    /// status (or `default`, or the API's error type); `None` when it declares none.
-    fn error_types(&self, op: &Operation) -> TokenStream {
+    /// status (or `default`, or the API's error type); nothing when it declares none.
+    fn error_types(&self, op: &Operation) -> Option<TokenStream> {
         let decode = |ty: &TypeRef| {
             let ty = self.paths.ty(self.api, ty);
             quote! { ::apigen_runtime::codegen::client::decode_error_as::<#ty>(body) }
@@ -343,18 +346,18 @@ impl ClientEmitter<'_> {
             .and_then(|e| e.ty.clone())
             .or_else(|| self.api.errors.ty.clone().map(TypeRef::Named));
         if arms.is_empty() && fallback.is_none() {
-            return quote!(::core::option::Option::None);
+            return None;
         }
         let fallback = match &fallback {
             Some(ty) => decode(ty),
             None => quote!(::core::option::Option::None),
         };
         if arms.is_empty() {
-            return quote! { ::core::option::Option::Some(|_, body| #fallback) };
+            return Some(quote! { ::core::option::Option::Some(|_, body| #fallback) });
         }
-        quote! {
+        Some(quote! {
             ::core::option::Option::Some(|status, body| match status { #(#arms)* _ => #fallback })
-        }
+        })
     }
 }
 
@@ -449,7 +452,8 @@ fn path_expr(api: &Api, op: &Operation) -> TokenStream {
         format.push('/');
     }
     if args.is_empty() {
-        quote! { ::std::string::String::from(#format) }
+        // `Call::new` takes the literal as it is.
+        quote! { #format }
     } else {
         quote! { ::std::format!(#format, #(#args),*) }
     }
