@@ -174,7 +174,8 @@ for id in "${ids[@]}"; do
     >"$work/$id.schemathesis.log" 2>&1 || true
   kill "$serve_pid" 2>/dev/null || true
   wait "$serve_pid" 2>/dev/null || true
-  python3 "$repo/bench/conformance/server_verdicts.py" "$(basename "$doc")" "$work/$id.junit.xml" >>"$out/server.tsv"
+  python3 "$repo/bench/conformance/server_verdicts.py" "$(basename "$doc")" "$work/$id.junit.xml" \
+    "$work/specs/$id/api.yaml" >>"$out/server.tsv"
 done
 python3 "$repo/bench/conformance/server_report.py" "$out/server.tsv" "${MIN_SERVER:-0}" || failed=1
 echo "server verdicts: $out/server.tsv" >&2

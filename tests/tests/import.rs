@@ -221,7 +221,7 @@ fn importing_the_export_of_nested_forms_and_query_styles_gives_them_back() {
     // multipart body does); the urlencoded one, its nested types and how both travel, exactly.
     let (original, _) = apigen::load(Path::new("fixtures/valid/styles")).unwrap();
     let (_dir, report, imported) = import("fixtures/generated/styles/openapi.json");
-    assert_eq!(report.summary.kept, 8);
+    assert_eq!(report.summary.kept, 9);
     let fields = |api: &Api, name: &str| -> Vec<String> {
         let TypeKind::Object(object) = &api.ty(name).kind else { panic!("{name} is an object") };
         object.fields.iter().map(|f| format!("{} {} {} optional={}", f.wire, f.rust, f.ty, f.optional)).collect()
@@ -231,7 +231,7 @@ fn importing_the_export_of_nested_forms_and_query_styles_gives_them_back() {
     }
     let styles = |api: &Api| -> Vec<String> {
         let params = api.operations.iter().flat_map(|op| op.params.iter());
-        params.map(|p| format!("{} {} {:?}", p.wire, p.rust, p.style)).collect()
+        params.map(|p| format!("{} {} {:?} allow_empty={}", p.wire, p.rust, p.style, p.allow_empty)).collect()
     };
     assert_eq!(styles(&imported), styles(&original));
     for op in imported.operations.iter().filter(|op| op.body.is_some()) {
@@ -1203,4 +1203,51 @@ fn an_api_without_operations_gets_samples_that_use_nothing_unused() {
     // `client` unused denied the crate with `--all-features` (the directory slice in CI).
     let calls = std::fs::read_to_string(dir.path().join("out/client/src/samples.rs")).unwrap();
     assert!(calls.contains("pub fn calls<'a>(_client: &'a Client)"), "{calls}");
+}
+
+#[test]
+fn a_query_parameter_the_document_lets_be_sent_empty_keeps_allow_empty() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Apps", "version": "1"},
+        "paths": {"/apps": {"get": {"operationId": "getApps",
+            "parameters": [
+                {"in": "query", "name": "limit", "allowEmptyValue": true, "schema": {"type": "integer", "default": 50}},
+                {"in": "query", "name": "q", "allowEmptyValue": true, "schema": {"type": "string"}},
+                {"in": "query", "name": "page", "schema": {"type": "integer"}}
+            ],
+            "responses": {"204": {"description": "done"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "apps.json").unwrap();
+    let api = lint_imported(&imported, "the apps do not lint");
+    let params = &api.operations[0].params;
+    let read: Vec<(&str, bool, bool)> =
+        params.iter().map(|p| (p.wire.as_str(), p.allow_empty, p.empty_is_absent())).collect();
+    assert_eq!(read, [("limit", true, true), ("q", true, false), ("page", false, false)]);
+}
+
+#[test]
+fn a_json_body_keeps_its_forms_of_the_same_schema_and_the_other_media_types_are_a_gap() {
+    let user = serde_json::json!({"schema": {"$ref": "#/components/schemas/User"}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Users", "version": "1"},
+        "paths": {"/users": {"post": {"operationId": "createUser",
+            "requestBody": {"required": true, "content": {
+                "application/json": user, "text/json": user, "application/octet-stream": user,
+                "multipart/form-data": user, "application/xml": user}},
+            "responses": {"204": {"description": "done"}}}},
+            "/admins": {"post": {"operationId": "createAdmin",
+            "requestBody": {"required": true, "content": {
+                "application/json": user, "application/x-www-form-urlencoded": user, "multipart/form-data": user}},
+            "responses": {"204": {"description": "done"}}}}},
+        "components": {"schemas": {"User": {"type": "object",
+            "properties": {"user": {"type": "string"}, "age": {"type": "integer"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "users.json").unwrap();
+    assert!(imported.summary.line().contains("request-media-alternatives 1"), "{}", imported.summary.line());
+    let api = lint_imported(&imported, "the users do not lint");
+    let media = |name: &str| api.operations.iter().find(|o| o.name == name).unwrap().body.clone().unwrap().media_types;
+    assert_eq!(media("createUser"), ["application/json", "multipart/form-data"]);
+    assert_eq!(media("createAdmin"), ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]);
 }

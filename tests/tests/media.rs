@@ -182,6 +182,19 @@ async fn a_blob_streams_up_from_a_stream_and_down_in_chunks() {
 }
 
 #[tokio::test]
+async fn a_required_raw_body_sent_as_nothing_is_refused_and_an_empty_file_is_a_body() {
+    let base = start().await;
+    let (status, _, body) = answer(http().put(format!("{base}/blobs/a"))).await;
+    let expected = json!({"code": 400, "message": "the request is invalid", "violations": [{"path": "", "message": "a body is required"}]});
+    assert_eq!((status, &body["error"]), (400, &expected));
+    let (status, _, body) =
+        answer(http().put(format!("{base}/blobs/a")).header("content-type", "application/octet-stream")).await;
+    assert_eq!((status, &body["size"]), (201, &json!(0)));
+    let blob = client(&base).blobs().put("b", Vec::new()).send().await.unwrap();
+    assert_eq!(blob.size, 0);
+}
+
+#[tokio::test]
 async fn a_streamed_upload_past_the_limit_is_refused_413_before_or_while_it_streams() {
     let base = start_with(ServerConfig { upload_limit: 1000, ..Default::default() }).await;
     // Declared too large: refused from `Content-Length`, before the body is read.

@@ -7,20 +7,20 @@
 //! `customer[address][line1]=x`: `deepObject`) and exploded (`number=2&size=10`: `form`); and
 //! parameters written as JSON (OpenAPI's `content`: `bounds={"gt":1}`), in the query and a header;
 //! and parameters of union types, in the path (`/checkouts/by/7`) and the query (`created=5` or
-//! `created[gt]=1`).
+//! `created[gt]=1`); and query parameters a client may send empty (`limit=`).
 
 use apigen_runtime::client::CallBody;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use styles_client::{Client, CreateCheckoutContentType, RetryPolicy};
 use styles_server::types::{
-    Address, Checkout, CheckoutForm, CreateNoteBody, Created, CustomerDetails, FileLink, Filter, FindNoteContentType,
-    Key, LineItem, Lookup, Mode, Note, PageQuery, Position, Range, Report, Search,
+    Address, Checkout, CheckoutForm, Count, CreateNoteBody, Created, CustomerDetails, FileLink, Filter,
+    FindNoteContentType, Key, LineItem, Lookup, Mode, Note, PageQuery, Position, Range, Report, Search,
 };
 use styles_server::{
-    ApiError, Authenticator, CheckoutAtRequest, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest,
-    Credential, FilterCheckoutsRequest, FindNoteRequest, LookupCheckoutRequest, ReportCheckoutsRequest,
-    SearchCheckoutsRequest, Secret,
+    ApiError, Authenticator, CheckoutAtRequest, CheckoutsApi, Context, CountCheckoutsRequest, CreateCheckoutRequest,
+    CreateNoteRequest, Credential, FilterCheckoutsRequest, FindNoteRequest, LookupCheckoutRequest,
+    ReportCheckoutsRequest, SearchCheckoutsRequest, Secret,
 };
 
 /// The service: answers the checkout it was given.
@@ -65,6 +65,10 @@ impl CheckoutsApi for Echo {
             expand: request.expand,
             include: request.include,
         })
+    }
+
+    async fn count_checkouts(&self, _: Context<()>, request: CountCheckoutsRequest) -> Result<Count, ApiError> {
+        Ok(Count { limit: request.limit, mode: request.mode, q: request.q })
     }
 
     async fn checkout_at(&self, _: Context<()>, request: CheckoutAtRequest) -> Result<Position, ApiError> {
@@ -639,4 +643,41 @@ async fn hostile_object_and_json_parameters_are_refused_by_name_without_harm() {
     let response = get("/checkouts/by/99999999999999999999999".to_owned()).await.unwrap();
     let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
     assert_eq!(body["key"], json!("99999999999999999999999"));
+}
+
+#[tokio::test]
+async fn an_empty_value_allowed_is_the_parameter_left_out_unless_it_is_text() {
+    let base = start().await;
+    let http = styles_client::http_client_builder().build().unwrap();
+    let get = |query: &'static str| http.get(format!("{base}/checkouts/count?{query}")).bearer_auth("tok").send();
+    let read = |response: apigen_runtime::codegen::client::reqwest::Response| async move {
+        (response.status().as_u16(), serde_json::from_slice::<Value>(&response.bytes().await.unwrap()).unwrap())
+    };
+    // Empty: the integer takes its default, the enumeration is absent, the text is "".
+    let (status, body) = read(get("limit=&mode=&q=").await.unwrap()).await;
+    assert_eq!((status, body), (200, json!({"limit": 20, "q": ""})));
+    let (status, body) = read(get("limit=5&mode=subscription&q=a").await.unwrap()).await;
+    assert_eq!((status, body), (200, json!({"limit": 5, "mode": "subscription", "q": "a"})));
+    // A value given is still checked, and an empty one beside it is no second value.
+    let (status, body) = read(get("limit=x&mode=card").await.unwrap()).await;
+    assert_eq!(status, 400);
+    let found: Vec<(&str, &str)> = body["error"]["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["path"].as_str().unwrap(), v["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("query.limit", "expected an integer, found \"x\""),
+            ("query.mode", "\"card\" is not one of: payment, subscription")
+        ]
+    );
+    let (status, body) = read(get("limit=&limit=101").await.unwrap()).await;
+    assert_eq!((status, &body["error"]["violations"][0]["path"]), (400, &json!("query.limit")));
+    // The client sends what it is given.
+    let client = client(&base);
+    let count = client.checkouts().count().send().await.unwrap();
+    assert_eq!(count, Count { limit: 20, mode: None, q: None });
 }

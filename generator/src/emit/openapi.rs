@@ -490,6 +490,9 @@ impl Document<'_> {
         if let Some(d) = &param.description {
             out.push(("description", json!(d.trim())));
         }
+        if param.allow_empty {
+            out.push(("allowEmptyValue", json!(true)));
+        }
         if param.style == crate::model::ParamStyle::Json {
             // One JSON text: the schema and example go under the media type.
             let example = sample::of_param(self.api, param);

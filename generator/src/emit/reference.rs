@@ -245,8 +245,9 @@ fn param_view(p: &crate::model::Param) -> ParamView {
         default: p.default.as_ref().map(|d| format!("`{d}`")).unwrap_or_default(),
         constraints: table_cell(&describe_constraints(&p.constraints).unwrap_or_default()),
         description: table_cell(&format!(
-            "{}{}",
+            "{}{}{}",
             p.description.clone().unwrap_or_default(),
+            if p.empty_is_absent() { " An empty value counts as absent." } else { "" },
             if p.gaps.is_empty() { String::new() } else { format!(" Gaps: {}.", gap_links(&p.gaps)) }
         )),
     }

@@ -1214,6 +1214,9 @@ impl Importer<'_> {
         if required && location != "path" {
             extra.push(("required", json!(true)));
         }
+        if location == "query" && param.get("allowEmptyValue") == Some(&Value::Bool(true)) {
+            extra.push(("allow_empty", json!(true)));
+        }
         extra.append(&mut style_keys);
         let typed_node = typed.node(Vec::new());
         // `in` and `required` first, as a person writes a parameter.
@@ -1318,23 +1321,39 @@ impl Importer<'_> {
             typed.description = Some(description.to_owned());
         }
         let mut extra = if required { vec![] } else { vec![("optional", json!(true))] };
-        // The same schema also taken as a form: both media types, in the document's order.
-        let form = content.into_iter().flatten().find(|(m, entry)| {
-            m.split(';').next().is_some_and(|e| e.trim().eq_ignore_ascii_case("application/x-www-form-urlencoded"))
-                && entry.get("schema") == Some(schema)
-        });
-        if form.is_some() && self.form_fields(schema, false).is_some_and(|files| files.is_empty()) {
+        // The same schema also taken as a form (urlencoded or multipart, without files, as the
+        // JSON value has none): every such media type, in the document's order.
+        let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        let forms: Vec<(&String, &Value)> = content
+            .into_iter()
+            .flatten()
+            .filter(|(m, entry)| {
+                let multipart = match essence(m).as_str() {
+                    "application/x-www-form-urlencoded" => false,
+                    "multipart/form-data" => true,
+                    _ => return false,
+                };
+                entry.get("schema") == Some(schema)
+                    && self.form_fields(schema, multipart).is_some_and(|files| files.is_empty())
+            })
+            .collect();
+        // The router takes every JSON media type where it takes one (`text/json`, `+json`).
+        let kept = |m: &String| is_json_media(m) || forms.iter().any(|(f, _)| *f == m);
+        if !forms.is_empty() {
             let listed: Vec<Value> = content
                 .into_iter()
                 .flatten()
-                .map(|(m, _)| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
-                .filter(|m| m == "application/x-www-form-urlencoded" || m == &media.to_ascii_lowercase())
-                .map(Value::String)
+                .map(|(m, _)| m)
+                .filter(|m| essence(m) == essence(media) || forms.iter().any(|(f, _)| f == m))
+                .map(|m| json!(essence(m)))
                 .collect();
             extra.push(("media_type", Value::Array(listed)));
-            if form.is_some_and(|(_, entry)| brackets_lists(self.doc, entry, schema)) {
+            if forms.iter().any(|(_, entry)| brackets_lists(self.doc, entry, schema)) {
                 extra.push(("style", json!("deepObject")));
             }
+        }
+        if content.into_iter().flatten().any(|(m, _)| !kept(m)) {
+            op_gaps.push(self.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
         }
         Ok(Some(typed.node(extra)))
     }

@@ -308,6 +308,10 @@ pub struct RawField {
     /// Parameter: whether a list of a `form` style is repeated keys (`true`, the default) or
     /// one comma-separated value.
     pub explode: Option<bool>,
+    /// Query parameter: an empty value (`limit=`) is the parameter left out, as OpenAPI's
+    /// `allowEmptyValue` lets a client send it; a text parameter's empty value stays `""`.
+    #[serde(default)]
+    pub allow_empty: bool,
     /// Type expression: `string`, `integer`, `number`, `boolean`, `date-time`, `url`, `json`,
     /// a type name, `list<T>`, `map<T>`, `object` (with `fields`), `enum` (with `enum`).
     #[serde(rename = "type")]

@@ -88,6 +88,12 @@ impl Lowerer<'_> {
             let at = self.at(origin);
             self.diags.warning(crate::diag::Lint::MissingDescription, at, format!("{element} has no description"));
         }
+        if raw.allow_empty && location != ParamIn::Query {
+            let at = self.at(&origin.key("allow_empty"));
+            self.diags
+                .error(at, format!("{element} is in the {}, where a value cannot be sent empty", location.as_str()))
+                .hint("`allow_empty` is for query parameters (`limit=`); remove it");
+        }
         self.queue_values(raw, &ty, &constraints, origin);
         let style = self.lower_style(raw, location, &ty, &element, origin);
         Some(Param {
@@ -103,6 +109,7 @@ impl Lowerer<'_> {
             gaps: raw.gaps.clone(),
             sensitive: raw.sensitive,
             style,
+            allow_empty: raw.allow_empty,
         })
     }
 

@@ -372,7 +372,7 @@ impl Lowerer<'_> {
 
     /// Reports keys that make no sense for what the raw field is being read as.
     pub(super) fn reject_misplaced(&mut self, raw: &RawField, role: Role, origin: &Origin) {
-        let checks: [(&str, bool, &str); 13] = [
+        let checks: [(&str, bool, &str); 14] = [
             ("read_only", raw.read_only && role != Role::Field, "only object fields are read-only"),
             ("write_only", raw.write_only && role != Role::Field, "only object fields are write-only"),
             ("name", raw.name.is_some() && role != Role::Param, "`name` names inline parameters"),
@@ -385,6 +385,11 @@ impl Lowerer<'_> {
                 "`style` says how a parameter or a form body travels",
             ),
             ("explode", raw.explode.is_some() && role != Role::Param, "`explode` says how a parameter travels"),
+            (
+                "allow_empty",
+                raw.allow_empty && role != Role::Param,
+                "`allow_empty` lets a query parameter be sent empty",
+            ),
             ("nullable", raw.nullable && role != Role::Field, "only object fields may be null"),
             ("const", raw.constant.is_some() && role != Role::Field, "only object fields hold constants"),
             ("sensitive", raw.sensitive && role == Role::Body, "mark the sensitive field of the body type instead"),

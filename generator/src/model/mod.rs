@@ -864,9 +864,18 @@ pub struct Param {
     pub sensitive: bool,
     /// How it travels, when a list.
     pub style: ParamStyle,
+    /// A query parameter whose empty value (`limit=`) is taken as left out (OpenAPI's
+    /// `allowEmptyValue`); see [`Param::empty_is_absent`].
+    pub allow_empty: bool,
 }
 
 impl Param {
+    /// The server reads an empty value of this parameter as the parameter left out: it allows
+    /// an empty value and is not text (whose empty value is `""`).
+    pub fn empty_is_absent(&self) -> bool {
+        self.allow_empty && !matches!(self.ty, TypeRef::String | TypeRef::Url | TypeRef::List(_))
+    }
+
     /// The text before a path parameter's value in its segment: `.` for `label`, `;name=` for
     /// `matrix`; `None` for the others.
     pub fn path_prefix(&self) -> Option<String> {

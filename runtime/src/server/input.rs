@@ -238,6 +238,14 @@ impl Input {
         self.one(Place::Query, name, true)
     }
 
+    /// A query parameter whose empty value (`limit=`) is the parameter left out (OpenAPI's
+    /// `allowEmptyValue` on a value that is not text): its default applies, or it is missing.
+    pub fn query_unless_empty<T: FromParam>(&mut self, name: &str, required: bool) -> Option<T> {
+        let mut values = self.values(Place::Query, name);
+        values.retain(|value| !value.is_empty());
+        self.single(Place::Query, name, &values, required)
+    }
+
     /// A list-valued query parameter, sent as repeated keys.
     pub fn query_list<T: FromParam>(&mut self, name: &str) -> Vec<T> {
         self.list(Place::Query, name)
@@ -462,7 +470,13 @@ impl Input {
 
     fn one<T: FromParam>(&mut self, place: Place, name: &str, required: bool) -> Option<T> {
         let values = self.values(place, name);
-        match values.as_slice() {
+        self.single(place, name, &values, required)
+    }
+
+    /// The one value of a parameter given `values`: none is a violation when it is required,
+    /// and more than one always.
+    fn single<T: FromParam>(&mut self, place: Place, name: &str, values: &[String], required: bool) -> Option<T> {
+        match values {
             [] if required => {
                 self.fail(place.at(name), "is required");
                 None
@@ -612,8 +626,16 @@ impl Input {
     }
 
     /// The raw body, streamed (for an operation whose body is `bytes`); the body limit is
-    /// enforced while it streams.
-    pub fn stream_body(&mut self) -> super::BodyStream {
+    /// enforced while it streams. A `required` body is a violation when the request sends
+    /// none: no `Content-Type` and no bytes declared (an empty file sent with its media type
+    /// is a body).
+    pub fn stream_body(&mut self, required: bool) -> super::BodyStream {
+        use axum::http::header;
+        let declared = [header::CONTENT_TYPE, header::TRANSFER_ENCODING].iter().any(|h| self.headers.contains_key(h))
+            || self.headers.get(header::CONTENT_LENGTH).is_some_and(|length| length.as_bytes() != b"0");
+        if required && !declared {
+            self.fail(String::new(), "a body is required");
+        }
         self.stream.take().unwrap_or_else(super::BodyStream::empty)
     }
 

@@ -161,7 +161,7 @@ impl ServerEmitter<'_> {
         let required = !body.optional;
         let encodings = body.encodings();
         if body.ty == TypeRef::Bytes {
-            return quote! { let body = __input.stream_body(); };
+            return quote! { let body = __input.stream_body(#required); };
         }
         if encodings == [Encoding::Text] {
             return quote! { let body = __input.text_body(#required); };
@@ -395,6 +395,11 @@ impl ServerEmitter<'_> {
             None if is_list && param.style == crate::model::ParamStyle::Brackets => {
                 quote! { __input.query_brackets::<#read_ty>(#wire) }
             }
+            // An empty value allowed (`limit=`) is the parameter left out.
+            _ if param.empty_is_absent() => {
+                let required = param.required;
+                quote! { __input.query_unless_empty::<#read_ty>(#wire, #required) }
+            }
             _ => quote! { __input.#reader::<#read_ty>(#wire) },
         };
         let read = match (convert, is_list) {
@@ -452,6 +457,9 @@ fn param_doc(param: &Param) -> String {
     }
     if let Some(default) = &param.default {
         notes.push(format!("Default when absent: `{default}`."));
+    }
+    if param.empty_is_absent() {
+        notes.push("An empty value counts as absent.".into());
     }
     if param.sensitive {
         notes.push("Sensitive: redacted in `Debug` output.".into());
