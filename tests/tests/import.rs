@@ -221,7 +221,7 @@ fn importing_the_export_of_nested_forms_and_query_styles_gives_them_back() {
     // multipart body does); the urlencoded one, its nested types and how both travel, exactly.
     let (original, _) = apigen::load(Path::new("fixtures/valid/styles")).unwrap();
     let (_dir, report, imported) = import("fixtures/generated/styles/openapi.json");
-    assert_eq!(report.summary.kept, 9);
+    assert_eq!(report.summary.kept, 10);
     let fields = |api: &Api, name: &str| -> Vec<String> {
         let TypeKind::Object(object) = &api.ty(name).kind else { panic!("{name} is an object") };
         object.fields.iter().map(|f| format!("{} {} {} optional={}", f.wire, f.rust, f.ty, f.optional)).collect()
@@ -634,7 +634,7 @@ fn a_list_whose_items_have_constraints_the_format_cannot_keep_gets_a_sample_fitt
 }
 
 #[test]
-fn a_path_list_of_numbers_is_kept_as_text_whose_sample_is_one_item() {
+fn a_path_list_of_numbers_is_kept_as_a_list_whose_items_travel_comma_separated() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",
         "info": {"title": "Apps", "version": "1"},
@@ -645,7 +645,11 @@ fn a_path_list_of_numbers_is_kept_as_text_whose_sample_is_one_item() {
     });
     let imported = apigen::import::import(&doc, "apps.json").unwrap();
     let ops = written(&imported, None);
-    assert!(ops.contains("- { name: ID, in: path, sample: \"3\" }"), "{ops}");
+    let expected =
+        "- { name: ID, in: path, type: list<integer>, max_items: 100, sample: [3], gaps: [item-constraints] }";
+    assert!(ops.contains(expected), "{ops}");
+    let api = lint_imported(&imported, "the apps do not lint");
+    assert_eq!(api.operations[0].params[0].ty, apigen::model::TypeRef::List(Box::new(apigen::model::TypeRef::Integer)));
 }
 
 #[test]

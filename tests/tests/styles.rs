@@ -7,7 +7,8 @@
 //! `customer[address][line1]=x`: `deepObject`) and exploded (`number=2&size=10`: `form`); and
 //! parameters written as JSON (OpenAPI's `content`: `bounds={"gt":1}`), in the query and a header;
 //! and parameters of union types, in the path (`/checkouts/by/7`) and the query (`created=5` or
-//! `created[gt]=1`); and query parameters a client may send empty (`limit=`).
+//! `created[gt]=1`); and query parameters a client may send empty (`limit=`); and lists in the
+//! path (`/checkouts/picked/1,2/payment`).
 
 use apigen_runtime::client::CallBody;
 use serde_json::{Value, json};
@@ -15,12 +16,12 @@ use std::collections::BTreeMap;
 use styles_client::{Client, CreateCheckoutContentType, RetryPolicy};
 use styles_server::types::{
     Address, Checkout, CheckoutForm, Count, CreateNoteBody, Created, CustomerDetails, FileLink, Filter,
-    FindNoteContentType, Key, LineItem, Lookup, Mode, Note, PageQuery, Position, Range, Report, Search,
+    FindNoteContentType, Key, LineItem, Lookup, Mode, Note, PageQuery, Picked, Position, Range, Report, Search,
 };
 use styles_server::{
     ApiError, Authenticator, CheckoutAtRequest, CheckoutsApi, Context, CountCheckoutsRequest, CreateCheckoutRequest,
     CreateNoteRequest, Credential, FilterCheckoutsRequest, FindNoteRequest, LookupCheckoutRequest,
-    ReportCheckoutsRequest, SearchCheckoutsRequest, Secret,
+    PickCheckoutsRequest, ReportCheckoutsRequest, SearchCheckoutsRequest, Secret,
 };
 
 /// The service: answers the checkout it was given.
@@ -69,6 +70,10 @@ impl CheckoutsApi for Echo {
 
     async fn count_checkouts(&self, _: Context<()>, request: CountCheckoutsRequest) -> Result<Count, ApiError> {
         Ok(Count { limit: request.limit, mode: request.mode, q: request.q })
+    }
+
+    async fn pick_checkouts(&self, _: Context<()>, request: PickCheckoutsRequest) -> Result<Picked, ApiError> {
+        Ok(Picked { ids: request.ids, modes: request.modes })
     }
 
     async fn checkout_at(&self, _: Context<()>, request: CheckoutAtRequest) -> Result<Position, ApiError> {
@@ -680,4 +685,25 @@ async fn an_empty_value_allowed_is_the_parameter_left_out_unless_it_is_text() {
     let client = client(&base);
     let count = client.checkouts().count().send().await.unwrap();
     assert_eq!(count, Count { limit: 20, mode: None, q: None });
+}
+
+#[tokio::test]
+async fn path_lists_travel_comma_separated_and_each_item_is_checked() {
+    let base = start().await;
+    let client = client(&base);
+    let pick = client.checkouts().pick([1, 22], [Mode::Payment, Mode::Subscription]);
+    assert_eq!(pick.clone().call().unwrap().path, "/checkouts/picked/1,22/payment,subscription");
+    let picked = pick.send().await.unwrap();
+    assert_eq!(picked, Picked { ids: vec![1, 22], modes: vec![Mode::Payment, Mode::Subscription] });
+
+    let http = styles_client::http_client_builder().build().unwrap();
+    let get = |path: &'static str| http.get(format!("{base}/checkouts/picked/{path}")).bearer_auth("tok").send();
+    let (status, found) = violations_of(get("1,2,3,4/payment").await.unwrap()).await;
+    assert_eq!((status, found), (400, vec![("path.ids".into(), "must hold at most 3 items (found 4)".into())]));
+    let (status, found) = violations_of(get("1,x/card").await.unwrap()).await;
+    let expected: Vec<(String, String)> = vec![
+        ("path.ids".into(), "expected an integer, found \"x\"".into()),
+        ("path.modes/0".into(), "\"card\" is not one of: payment, subscription".into()),
+    ];
+    assert_eq!((status, found), (400, expected));
 }

@@ -1147,7 +1147,7 @@ impl Importer<'_> {
             if typed.expr == Expr::Json {
                 typed.expr = Expr::Scalar("string"); // A value without a type travels as text.
             }
-            if !self.travels(&typed.expr, matches!(location, "query" | "header")) {
+            if !self.travels(&typed.expr, matches!(location, "query" | "header" | "path")) {
                 op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
                 return None;
             }
@@ -1176,6 +1176,8 @@ impl Importer<'_> {
                     style_keys.push(("style", json!(style)));
                     true
                 }
+                // A path list is comma-separated (`simple`, OpenAPI's default in a path).
+                "path" => style == "simple" || param.get("style").is_none(),
                 _ => match (style, explode) {
                     ("form", true) => true,
                     ("form", false) | ("spaceDelimited" | "pipeDelimited", false) | ("deepObject", true) if list => {
@@ -1229,9 +1231,9 @@ impl Importer<'_> {
         Some(node)
     }
 
-    /// True when a value of `expr` can travel as a parameter: a scalar or enumeration, or in
-    /// the query a list of those.
-    fn travels(&self, expr: &Expr, query: bool) -> bool {
+    /// True when a value of `expr` can travel as a parameter: a scalar or enumeration, or
+    /// (`lists`: in the query, a header or a path) a list of those.
+    fn travels(&self, expr: &Expr, lists: bool) -> bool {
         let scalar = |e: &Expr| match e {
             Expr::Scalar(s) => *s != "json",
             Expr::Enum => true,
@@ -1246,7 +1248,7 @@ impl Importer<'_> {
             _ => false,
         };
         match expr {
-            Expr::List(inner) if query => scalar(inner),
+            Expr::List(inner) if lists => scalar(inner),
             other => scalar(other),
         }
     }

@@ -317,7 +317,10 @@ impl Lowerer<'_> {
                     continue;
                 }
                 let fits = match (&param.ty, param.location) {
-                    (TypeRef::List(inner), ParamIn::Query | ParamIn::Header) => scalar(inner, &self.types),
+                    // A path list is one segment of comma-separated items (`/users/1,2`: `simple`).
+                    (TypeRef::List(inner), ParamIn::Query | ParamIn::Header | ParamIn::Path) => {
+                        scalar(inner, &self.types)
+                    }
                     // A path segment holds one scalar of a union's (`integer` or `string`).
                     (ty, ParamIn::Path) if self.union_of(ty, |v| self.form_scalar(v)) => true,
                     (ty, _) => scalar(ty, &self.types),
@@ -330,7 +333,7 @@ impl Lowerer<'_> {
                 if !fits {
                     self.diags
                         .error(op.origin.clone(), format!("parameter `{}` of `{}` has type `{}`, which cannot travel in a {}", param.wire, op.name, param.ty, param.location.as_str()))
-                        .hint("parameters are scalars or enumerations; a query or header parameter may also be a list of those (repeated keys, comma-separated values), a query parameter an object, a map or a union (`style: deepObject`, or `style: form` for an object of scalars), and a path parameter a union of scalars");
+                        .hint("parameters are scalars or enumerations; a query or header parameter may also be a list of those (repeated keys, comma-separated values), a query parameter an object, a map or a union (`style: deepObject`, or `style: form` for an object of scalars), and a path parameter a list of scalars (comma-separated) or a union of scalars");
                 }
             }
         }

@@ -99,6 +99,7 @@ fn pairs(body: &[u8], max: usize) -> Result<Vec<Pair>, ApiError> {
 /// Where a parameter is read from: the prefix of its violations (`query.limit`).
 #[derive(Debug, Clone, Copy)]
 enum Place {
+    Path,
     Query,
     Header,
     Cookie,
@@ -107,6 +108,7 @@ enum Place {
 impl Place {
     fn at(self, name: &str) -> String {
         let place = match self {
+            Place::Path => "path",
             Place::Query => "query",
             Place::Header => "header",
             Place::Cookie => "cookie",
@@ -217,6 +219,16 @@ impl Input {
                 None
             }
         }
+    }
+
+    /// A path parameter holding a list: one segment of comma-separated items (OpenAPI's
+    /// `simple` style, `/users/1,2`), each parsed; a bad item is a violation at
+    /// `path.<name>`, and an empty segment no item.
+    pub fn path_list<T: FromParam>(&mut self, name: &str) -> Vec<T> {
+        let text = self.path(name);
+        let items = text.split(',').filter(|item| !item.is_empty());
+        let items: Vec<&str> = items.collect();
+        items.into_iter().filter_map(|item| self.parse(Place::Path, name, item)).collect()
     }
 
     /// A path parameter of a union of scalars (`integer` or `string`), decoded from its text
@@ -436,6 +448,7 @@ impl Input {
     /// ASCII are violations.
     fn values(&mut self, place: Place, name: &str) -> Vec<String> {
         match place {
+            Place::Path => vec![self.path(name)],
             Place::Query => {
                 let mut values = Vec::new();
                 for (key, value, used) in &mut self.query {
