@@ -23,19 +23,20 @@ named gap, counted apart too, as is the document's own imprecision:
                      that, `9.2e+28`) refused where the document gives `type: integer` with no
                      format or bounds (JSON Schema's integers are unbounded; the format's are
                      64-bit);
-  gap form-text      a urlencoded form "of the wrong type" accepted: a form holds text only,
-                     so schemathesis' mistyped value (a number for a string, a string for a
-                     list) arrives as text the field takes;
+  gap form-text      a urlencoded or multipart form "of the wrong type" accepted: a form's
+                     values are text only, so schemathesis' mistyped value (a number for a
+                     string, a string for a list) arrives as text the field takes;
   gap request-media-alternatives
                      a body in a media type the import left out (gap of that name in the
                      imported spec: XML, an object as `application/octet-stream`) refused with
                      415, or sent as nothing (schemathesis has no bytes for an object as
                      `application/octet-stream`) and refused as missing;
   document ignored-header
-                     a request without an `Accept` the document declares as a required header
-                     parameter accepted: OpenAPI says such a parameter "SHALL be ignored"
-                     (3.0.3 and 3.1.0, Parameter Object, `name`), and `Accept` is
-                     negotiated (an absent one takes any answer).
+                     an `Accept` header the document declares as a parameter, which OpenAPI
+                     says "SHALL be ignored" (3.0.3 and 3.1.0, Parameter Object, `name`):
+                     a request without it accepted (an absent `Accept` takes any answer), or
+                     one with a value schemathesis made up from the parameter's schema refused
+                     406 (schemathesis sends no other `Accept` the operation cannot answer).
 Usage: server_verdicts.py DOC_NAME junit.xml [IMPORTED_API_YAML]"""
 import re
 import sys
@@ -100,7 +101,9 @@ def failures_of(text):
             cls = "document untyped-object"
         elif code == "ST202" and violations and all(re.match(BIG_INTEGER, v) for v in violations):
             cls = "gap big-integers"
-        elif code == "ST201" and "Incorrect type" in block and "application/x-www-form-urlencoded" in block:
+        elif code == "ST201" and "Incorrect type" in block and re.search(
+            r"Content-Type: (application/x-www-form-urlencoded|multipart/form-data)", block
+        ):
             cls = "gap form-text"
         elif (
             code == "ST202"
@@ -108,7 +111,9 @@ def failures_of(text):
             and ("[415]" in block or (violations and all(v == "a JSON body is required" for v in violations)))
         ):
             cls = "gap request-media-alternatives"
-        elif code == "ST201" and "Invalid component: Missing `Accept` at header" in block:
+        elif (code == "ST201" and "Invalid component: Missing `Accept` at header" in block) or (
+            code == "ST202" and "[406] Not Acceptable" in block
+        ):
             cls = "document ignored-header"
         else:
             cls = f"{code} {title}".strip()

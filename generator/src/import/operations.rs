@@ -1323,20 +1323,22 @@ impl Importer<'_> {
             typed.description = Some(description.to_owned());
         }
         let mut extra = if required { vec![] } else { vec![("optional", json!(true))] };
-        // The same schema also taken as a form (urlencoded or multipart, without files, as the
-        // JSON value has none): every such media type, in the document's order.
+        // The same schema also taken as a form, without files (the JSON value has none):
+        // urlencoded, nested values in brackets; multipart, of scalars only (OpenAPI sends a
+        // nested value as a JSON part, which the format does not read). Every such media
+        // type, in the document's order.
         let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        let shape = self.form_shape(schema).filter(|(files, _)| files.is_empty());
         let forms: Vec<(&String, &Value)> = content
             .into_iter()
             .flatten()
             .filter(|(m, entry)| {
-                let multipart = match essence(m).as_str() {
-                    "application/x-www-form-urlencoded" => false,
-                    "multipart/form-data" => true,
-                    _ => return false,
+                let fits = match (essence(m).as_str(), &shape) {
+                    ("application/x-www-form-urlencoded", Some(_)) => true,
+                    ("multipart/form-data", Some((_, nested))) => !nested,
+                    _ => false,
                 };
-                entry.get("schema") == Some(schema)
-                    && self.form_fields(schema, multipart).is_some_and(|files| files.is_empty())
+                fits && entry.get("schema") == Some(schema)
             })
             .collect();
         // The router takes every JSON media type where it takes one (`text/json`, `+json`).
@@ -1671,6 +1673,16 @@ impl Importer<'_> {
     /// property can travel in a form (a urlencoded form: anything but a file; a multipart
     /// one: anything without files, or scalars, lists of those and files); `None` otherwise.
     fn form_fields(&self, schema: &Value, multipart: bool) -> Option<Vec<(String, FormField)>> {
+        let (files, nested) = self.form_shape(schema)?;
+        // Files travel in a multipart form of scalars only; a form without files holds any
+        // value, nested ones in brackets (`items[0][price]=x`).
+        let fits = if multipart { files.is_empty() || !nested } else { files.is_empty() };
+        fits.then_some(files)
+    }
+
+    /// The fields of an object schema that are files, and whether any other field is not a
+    /// scalar or a list of scalars; `None` when the schema is not an object.
+    fn form_shape(&self, schema: &Value) -> Option<(Vec<(String, FormField)>, bool)> {
         let properties = schema_properties(self.doc, schema)?;
         let mut files = Vec::new();
         let mut nested = false;
@@ -1700,10 +1712,7 @@ impl Importer<'_> {
         if required.filter_map(Value::as_str).any(|name| properties.get(name).is_none()) {
             nested = true;
         }
-        // Files travel in a multipart form of scalars only; a form without files holds any
-        // value, nested ones in brackets (`items[0][price]=x`).
-        let fits = if multipart { files.is_empty() || !nested } else { files.is_empty() };
-        fits.then_some(files)
+        Some((files, nested))
     }
 
     fn response_body(&mut self, response: &Value, _pointer: &str) -> Option<Option<Value>> {
