@@ -110,7 +110,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         path: "/v1/spaces/{spaceId}/change-requests",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
@@ -123,7 +122,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
@@ -132,7 +130,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
@@ -145,7 +142,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
@@ -155,7 +151,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
@@ -165,7 +160,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
@@ -174,7 +168,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "change_requests")]
@@ -183,7 +176,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "change-requests",
         path: "/v1/orgs/{organizationId}/change-requests",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
@@ -192,7 +184,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         path: "/v1/collections/{collectionId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
@@ -203,6 +194,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/collections/{collectionId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
@@ -214,7 +206,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
@@ -223,7 +214,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         path: "/v1/collections/{collectionId}/spaces",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
@@ -235,7 +225,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
@@ -247,7 +236,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
@@ -256,7 +244,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "collections",
         path: "/v1/orgs/{organizationId}/collections",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "collections")]
@@ -269,7 +256,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -278,7 +264,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         path: "/v1/spaces/{spaceId}/comments",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -290,7 +275,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -299,7 +283,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         path: "/v1/spaces/{spaceId}/comments/{commentId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -311,7 +294,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -322,6 +304,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/spaces/{spaceId}/comments/{commentId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -333,7 +316,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -342,7 +324,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -355,7 +336,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -366,6 +346,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -374,7 +355,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         path: "/v1/spaces/{spaceId}/commenters",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -383,7 +363,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -395,7 +374,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -404,7 +382,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -416,7 +393,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -427,6 +403,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -438,7 +415,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "comments")]
@@ -447,7 +423,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "comments",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -456,7 +431,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/search",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -465,7 +439,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/content",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -478,6 +451,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -486,7 +460,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/content/pages",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -495,7 +468,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/content/files",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -504,7 +476,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/content/files/{fileId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -513,7 +484,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -522,7 +492,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/content/page/{pageId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -531,7 +500,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/content/page/{pageId}/links",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -540,7 +508,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -549,7 +516,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -558,7 +524,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -567,7 +532,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -576,7 +540,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -585,7 +548,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "content")]
@@ -594,7 +556,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "content",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
@@ -603,7 +564,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         path: "/v1/orgs/{organizationId}/conversations-clusters",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
@@ -612,7 +572,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         path: "/v1/orgs/{organizationId}/conversations",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
@@ -625,6 +584,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
@@ -633,7 +593,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         path: "/v1/orgs/{organizationId}/conversations-issues",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
@@ -642,7 +601,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         path: "/v1/orgs/{organizationId}/conversations-issues/{issueId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "conversations")]
@@ -651,7 +609,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "conversations",
         path: "/v1/orgs/{organizationId}/conversations/{conversationId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "git")]
@@ -664,6 +621,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "git")]
@@ -676,6 +634,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "git")]
@@ -684,7 +643,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "git",
         path: "/v1/spaces/{spaceId}/git/info",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "git")]
@@ -695,6 +653,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/spaces/{spaceId}/git/legacy-installation",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -703,7 +662,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         path: "/v1/integrations",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -712,7 +670,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         path: "/v1/integrations/{integrationName}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -724,7 +681,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -735,6 +691,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/integrations/{integrationName}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -743,7 +700,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         path: "/v1/integrations/{integrationName}/installations",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -756,7 +712,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -765,7 +720,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         path: "/v1/integrations/{integrationName}/events",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -774,7 +728,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         path: "/v1/integrations/{integrationName}/events/{eventId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -783,7 +736,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         path: "/v1/integrations/{integrationName}/spaces",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -792,7 +744,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "integrations",
         path: "/v1/integrations/{integrationName}/sites",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "integrations")]
@@ -805,6 +756,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
@@ -813,7 +765,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         path: "/v1/orgs/{organizationId}/members",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
@@ -822,7 +773,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         path: "/v1/orgs/{organizationId}/members/{userId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
@@ -833,6 +783,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/members/{userId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
@@ -844,7 +795,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
@@ -854,7 +804,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/ping",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
@@ -864,7 +813,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/members/{userId}/sso",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
@@ -873,7 +821,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         path: "/v1/orgs/{organizationId}/members/{userId}/spaces",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "members")]
@@ -882,7 +829,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "members",
         path: "/v1/orgs/{organizationId}/members/{userId}/teams",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
@@ -891,7 +837,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "openapi-specs",
         path: "/v1/orgs/{organizationId}/openapi",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
@@ -904,7 +849,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
@@ -913,7 +857,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "openapi-specs",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
@@ -925,7 +868,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
@@ -936,6 +878,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "openapi_specs")]
@@ -947,7 +890,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
@@ -956,7 +898,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         path: "/v1/orgs",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
@@ -965,7 +906,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         path: "/v1/orgs/{organizationId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
@@ -978,7 +918,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
@@ -989,6 +928,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/link-invites/{inviteId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
@@ -999,6 +939,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/join",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
@@ -1007,7 +948,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         path: "/v1/orgs/{organizationId}/search",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
@@ -1016,7 +956,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         path: "/v1/orgs/{organizationId}/agent-instructions",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
@@ -1029,7 +968,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "organizations")]
@@ -1038,7 +976,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "organizations",
         path: "/v1/email-domains/{emailDomain}/orgs",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1047,7 +984,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1060,7 +996,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1071,6 +1006,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1082,7 +1018,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1094,7 +1029,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1103,7 +1037,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1116,7 +1049,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1127,6 +1059,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1138,7 +1071,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1150,7 +1082,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1159,7 +1090,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "site-structure",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1172,7 +1102,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1183,6 +1112,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1194,7 +1124,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1207,7 +1136,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1218,6 +1146,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "site_structure")]
@@ -1229,7 +1158,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
@@ -1238,7 +1166,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         path: "/v1/orgs/{organizationId}/sites",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
@@ -1251,7 +1178,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
@@ -1260,7 +1186,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         path: "/v1/orgs/{organizationId}/sites/{siteId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
@@ -1271,6 +1196,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/sites/{siteId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
@@ -1282,7 +1208,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
@@ -1291,7 +1216,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
@@ -1304,7 +1228,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
@@ -1313,7 +1236,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
@@ -1322,7 +1244,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sites",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/published",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sites")]
@@ -1332,7 +1253,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/publish",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
@@ -1341,7 +1261,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         path: "/v1/spaces/{spaceId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
@@ -1352,6 +1271,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/spaces/{spaceId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
@@ -1363,7 +1283,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
@@ -1374,7 +1293,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/spaces/{spaceId}/duplicate",
         status: 201u16,
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
@@ -1384,7 +1302,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/restore",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
@@ -1396,7 +1313,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
@@ -1408,7 +1324,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "spaces")]
@@ -1417,7 +1332,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "spaces",
         path: "/v1/spaces/{spaceId}/links",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
@@ -1426,7 +1340,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sso",
         path: "/v1/orgs/{organizationId}/saml",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
@@ -1439,7 +1352,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
@@ -1448,7 +1360,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sso",
         path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
@@ -1459,6 +1370,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
@@ -1471,7 +1383,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "sso")]
@@ -1480,7 +1391,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "sso",
         path: "/v1/orgs/{organizationId}/sso",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "teams")]
@@ -1489,7 +1399,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "teams",
         path: "/v1/orgs/{organizationId}/teams",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "teams")]
@@ -1502,7 +1411,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "teams")]
@@ -1511,7 +1419,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "teams",
         path: "/v1/orgs/{organizationId}/teams/{teamId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "teams")]
@@ -1522,6 +1429,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/teams/{teamId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "teams")]
@@ -1534,7 +1442,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
@@ -1543,7 +1450,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "translations",
         path: "/v1/orgs/{organizationId}/translations",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
@@ -1556,7 +1462,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
@@ -1565,7 +1470,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         tag: "translations",
         path: "/v1/orgs/{organizationId}/translations/{translationId}",
         auth: &[&[SCHEMES[0usize]]],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
@@ -1577,7 +1481,6 @@ pub const OPERATIONS: &[OperationInfo] = &[
         auth: &[&[SCHEMES[0usize]]],
         has_body: true,
         consumes: &["application/json"],
-        produces: &["application/json"],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
@@ -1588,6 +1491,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/translations/{translationId}",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
     #[cfg(feature = "translations")]
@@ -1598,6 +1502,7 @@ pub const OPERATIONS: &[OperationInfo] = &[
         path: "/v1/orgs/{organizationId}/translations/{translationId}/run",
         status: 204u16,
         auth: &[&[SCHEMES[0usize]]],
+        produces: &[],
         ..::apigen_runtime::server::OperationInfo::BASE
     },
 ];

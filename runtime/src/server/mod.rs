@@ -145,9 +145,9 @@ pub struct OperationInfo {
 }
 
 impl OperationInfo {
-    /// What an operation has unless its entry says otherwise: `GET /`, answering 200, no
-    /// selectors, no other status, authenticated by no scheme, no body, no media types, no
-    /// required header, no `Link` paging. Generated entries give their own values and take
+    /// What an operation has unless its entry says otherwise: `GET /`, answering 200 in
+    /// JSON (`application/json`, the most common answer), no selectors, no other status,
+    /// authenticated by no scheme, no body, no required header, no `Link` paging. Generated entries give their own values and take
     /// the rest from it.
     pub const BASE: OperationInfo = OperationInfo {
         name: "",
@@ -161,7 +161,7 @@ impl OperationInfo {
         auth: &[],
         has_body: false,
         consumes: &[],
-        produces: &[],
+        produces: &["application/json"],
         streams: false,
         headers: &[],
         link_cursor: None,

@@ -91,12 +91,14 @@ impl ClientEmitter<'_> {
         // Every path parameter and required query parameter is an argument, as the API has
         // them: an operation with many says so rather than hiding them in setters.
         let many = (args.len() + 1 > 7).then(|| quote! { #[allow(clippy::too_many_arguments)] });
+        // An operation with nothing to set holds a unit struct.
+        let value = if inits.is_empty() { quote!(#params) } else { quote!(#params { #(#inits)* }) };
         quote! {
             #docs
             #deprecated
             #many
             pub fn #method(&self, #(#args),*) -> #builder<'a> {
-                crate::Request::new(self.core, #params { #(#inits)* })
+                crate::Request::new(self.core, #value)
             }
         }
     }
@@ -145,7 +147,8 @@ impl ClientEmitter<'_> {
     pub(super) fn builder(&self, op: &Operation) -> TokenStream {
         let shape = &op.client;
         let (name, params) = (ident(&op.names.builder), ident(&op.names.request));
-        let fields = self.builder_members(op);
+        let members = self.builder_members(op);
+        let fields = if members.is_empty() { quote!(;) } else { quote!({ #(#members)* }) };
         let setters: Vec<TokenStream> = shape.setters.iter().filter_map(|setter| self.setter(op, setter)).collect();
         let media_enums = shape.media.iter().map(|choice| media_enum(op, choice));
         let kind = self.kind(op);
@@ -171,9 +174,7 @@ impl ClientEmitter<'_> {
         quote! {
             #params_docs
             #derive
-            pub struct #params {
-                #(#fields)*
-            }
+            pub struct #params #fields
             #debug
             #docs
             pub type #name<'a> = crate::Request<'a, #params>;

@@ -304,8 +304,9 @@ fn operation_info(api: &Api, op: &Operation) -> TokenStream {
         fields.push(quote!(has_body: true));
         fields.push(quote!(consumes: &[#(#consumes),*]));
     }
+    // JSON is `OperationInfo::BASE`'s (a bodiless answer says it produces nothing).
     let produces = &op.response.media_types;
-    if !produces.is_empty() {
+    if produces.len() != 1 || produces[0] != "application/json" {
         fields.push(quote!(produces: &[#(#produces),*]));
     }
     if op.server.streams_body {
