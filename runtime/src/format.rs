@@ -169,9 +169,33 @@ fn is_base64(value: &str) -> bool {
         && body.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
 }
 
+/// An absolute URI (RFC 3986, JSON Schema's `uri`): a scheme (`[a-zA-Z][a-zA-Z0-9+.-]*`),
+/// `:`, something after it, and only characters a URI holds: ASCII, no white space, none of
+/// `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}` (percent-encoded in a URI; a template's
+/// `{id}` is not one).
+pub fn is_absolute_url(value: &str) -> bool {
+    let Some((scheme, rest)) = value.split_once(':') else {
+        return false;
+    };
+    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let uri_char = |c: char| c.is_ascii_graphic() && !matches!(c, '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}');
+    scheme_ok && !rest.is_empty() && value.chars().all(uri_char)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_absolute_url_has_a_scheme_and_only_the_characters_of_a_uri() {
+        for good in ["https://example.com/a?b=c#d", "urn:isbn:0451450523", "mailto:a@b.c", "https://x/%7Bid%7D"] {
+            assert!(is_absolute_url(good), "{good}");
+        }
+        for bad in ["/relative", "https://x/{id}", "https://x/a b", "https://x/é", "1x:y", "https:", "x|y:z"] {
+            assert!(!is_absolute_url(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn each_format_accepts_its_values_and_refuses_others() {

@@ -184,7 +184,7 @@ impl Validator {
         }
     }
 
-    /// The current value is an absolute URL (a scheme, `:`, and no white space).
+    /// The current value is an absolute URL ([`is_absolute_url`]).
     pub fn url(&mut self, value: &str) {
         if !is_absolute_url(value) {
             self.fail("must be an absolute URL");
@@ -219,15 +219,7 @@ impl Drop for At<'_> {
     }
 }
 
-/// A scheme (`[a-zA-Z][a-zA-Z0-9+.-]*`), `:`, something after it, no white space.
-pub fn is_absolute_url(value: &str) -> bool {
-    let Some((scheme, rest)) = value.split_once(':') else {
-        return false;
-    };
-    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    scheme_ok && !rest.is_empty() && !value.chars().any(char::is_whitespace)
-}
+pub use crate::format::is_absolute_url;
 
 /// A regular expression compiled on first use, shared by every check of one field.
 #[doc(hidden)] // Generated code names it through `codegen`.

@@ -496,13 +496,18 @@ fn required_names_the_properties_do_not_declare_are_required_fields_of_any_value
     assert!(imported.summary.line().contains("undeclared-required 3"), "{}", imported.summary.line());
     let schemas = written(&imported, Some("schemas.yaml"));
     assert!(
-        schemas.contains("  Thing:\n    fields:\n      id: { type: string }\n      output: { type: json, gaps: [undeclared-required] }\n"),
+        schemas.contains(
+            "  Thing:\n    fields:\n      id: { type: string }\n      output: { type: json, nullable: true, gaps: [undeclared-required] }\n"
+        ),
         "{schemas}"
     );
     assert!(schemas.contains("total: { type: integer, gaps: [undeclared-required] }"), "{schemas}");
     assert!(!schemas.contains("gone"), "additionalProperties: false leaves no room for `gone`: {schemas}");
     assert!(schemas.contains("  Base:\n    fields:\n      id: { type: string, optional: true }\n"), "{schemas}");
-    lint_imported(&imported, "the required names do not lint");
+    let api = lint_imported(&imported, "the required names do not lint");
+    // Any value fits `output`, `null` too: a request holding `"output": null` is not refused.
+    let TypeKind::Object(thing) = &api.ty("Thing").kind else { panic!("Thing is an object") };
+    assert!(thing.fields.iter().any(|f| f.wire == "output" && f.nullable));
 }
 
 #[test]
@@ -1263,4 +1268,25 @@ fn a_json_body_keeps_its_forms_of_the_same_schema_and_the_other_media_types_are_
     // A nested value travels in brackets in a urlencoded form, but as a JSON part in OpenAPI's
     // multipart one, which the format does not read.
     assert_eq!(media("createTeam"), ["application/json", "application/x-www-form-urlencoded"]);
+}
+
+#[test]
+fn a_uri_default_or_example_that_is_a_template_is_not_a_uri_and_is_left_out() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Links", "version": "1"},
+        "paths": {"/links": {"get": {"operationId": "getLink",
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/Link"}}}}}}}},
+        "components": {"schemas": {"Link": {"type": "object", "required": ["link"], "properties": {
+            "link": {"type": "string", "format": "uri", "default": "https://x.example/start/{$INSTITUTION_ID}"},
+            "home": {"type": "string", "format": "uri", "example": "https://x.example/"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "links.json").unwrap();
+    let schemas = written(&imported, Some("schemas.yaml"));
+    assert!(!schemas.contains("INSTITUTION_ID"), "{schemas}");
+    assert!(schemas.contains("sample: \"https://x.example/\""), "{schemas}");
+    let api = lint_imported(&imported, "the links do not lint");
+    let sample = apigen::model::sample::of_type(&api, "Link");
+    assert!(apigen::model::is_absolute_url(sample["link"].as_str().unwrap()), "{sample}");
 }

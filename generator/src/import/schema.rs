@@ -900,6 +900,10 @@ impl Importer<'_> {
             let field_at =
                 At { pointer: pointer.clone(), ..at.below(wire, format!("{owner}{}", sanitize(wire, Case::Pascal))) };
             let mut field = self.field(schema, true, &field_at);
+            // Any value fits it, `null` too.
+            if field.get("type") == Some(&json!("json")) {
+                field.insert("nullable".into(), json!(true));
+            }
             add_gaps(&mut field, &[gap]);
             if let Some(rust) = claim_rust_name(taken, wire, None) {
                 field.insert("rust_name".into(), json!(rust));
@@ -1158,7 +1162,8 @@ impl Importer<'_> {
                     .is_none_or(|f| f.accepts(s))
         };
         match (&typed.expr, value) {
-            (Expr::Scalar("string" | "url"), Value::String(s)) => string_fits(s),
+            (Expr::Scalar("string"), Value::String(s)) => string_fits(s),
+            (Expr::Scalar("url"), Value::String(s)) => crate::model::is_absolute_url(s) && string_fits(s),
             (Expr::Scalar("date-time"), Value::String(s)) => crate::lower::is_rfc3339(s),
             (Expr::Scalar("integer"), Value::Number(n)) => n.is_i64() && in_range(n.as_f64().unwrap_or(0.0)),
             (Expr::Scalar("number"), Value::Number(n)) => in_range(n.as_f64().unwrap_or(0.0)),

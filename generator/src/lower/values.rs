@@ -14,6 +14,9 @@ impl ValueChecker<'_> {
         match (ty, value) {
             (TypeRef::Json, _) => Ok(()),
             (TypeRef::Bytes | TypeRef::File, _) => Err(format!("bytes and files have no sample value{here}")),
+            (TypeRef::Url, Value::String(s)) if !crate::model::is_absolute_url(s) => {
+                Err(format!("`{s}` is not an absolute URL{here}"))
+            }
             (TypeRef::String | TypeRef::Url, Value::String(s)) => check_string(s, c, &here),
             (TypeRef::DateTime, Value::String(s)) => {
                 if is_rfc3339(s) {

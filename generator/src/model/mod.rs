@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 /// next to its own copy of the runtime would otherwise hold two `apigen-runtime` packages.
 #[path = "../../../runtime/src/format.rs"]
 mod format;
-pub use format::Format;
+pub use format::{Format, is_absolute_url};
 pub use path::{PathSegment, PathTemplate, Piece, routes_conflict};
 pub use shape::{ClientShape, OperationNames, ServerShape, TagNames};
 pub use typeref::TypeRef;
