@@ -28,6 +28,9 @@
 #   undecoded   the answer did not decode (our failure unless Prism flags its own answer);
 #   hung        the call did not end within its deadline;
 #   other       anything else (the message says what).
+# Left out of the rate, each counted: answers Prism flags against the document itself,
+# operations it cannot route (path keys holding a fragment), and answers it cannot produce (a
+# success response given only as a media range, `*/*`).
 #
 # The server (schemathesis): `router(mock::samples())` on loopback; `schemathesis run DOC`
 # with a sample credential for every scheme and the checks not_a_server_error,
