@@ -42,8 +42,8 @@ pub use crate::validate::{Pattern, Validator};
 pub mod client {
     pub use crate::client::{
         Answer, Builder, Call, Core, DecodeAnswer, DecodeSource, Empty, Headers, Items, Json, Kind, Made, Operation,
-        Raw, Received, Settings, Text, Varied, WithResponse, decode_body, decode_error_as, reqwest, scalar_text,
-        segment, variant,
+        Raw, Received, Settings, Text, Varied, WithResponse, decode_body, decode_error_as, given, given_time, reqwest,
+        scalar_text, segment, variant,
     };
 }
 

@@ -60,6 +60,9 @@ pub struct ErrorShape {
     pub violation_path: &'static str,
     /// The key of a violation's message inside each violation object (`message`).
     pub violation_message: &'static str,
+    /// Required fields no other place names, each written with one value: JSON pointer and
+    /// JSON text (RFC 9457's `("/type", "\"about:blank\"")`).
+    pub fill: &'static [(&'static str, &'static str)],
 }
 
 impl ErrorShape {
@@ -73,6 +76,7 @@ impl ErrorShape {
         violations: Some("/error/violations"),
         violation_path: "path",
         violation_message: "message",
+        fill: &[],
     };
 
     /// The body for a failure with this status, message and violations (none written when
@@ -81,6 +85,11 @@ impl ErrorShape {
     /// still learns each violated field.
     pub fn render(&self, status: u16, message: &str, violations: &[Violation]) -> Value {
         let mut body = Value::Object(Map::new());
+        for (pointer, text) in self.fill {
+            if let Ok(value) = serde_json::from_str(text) {
+                set(&mut body, pointer, value);
+            }
+        }
         if let Some(pointer) = self.status {
             set(&mut body, pointer, Value::from(status));
         }
@@ -210,6 +219,7 @@ mod tests {
             violations: Some("/invalid-params"),
             violation_path: "name",
             violation_message: "reason",
+            fill: &[],
         };
         let body = problem.render(400, "bad", &[Violation::new("query.limit", "too big")]);
         assert_eq!(
@@ -236,5 +246,13 @@ mod tests {
             r#"{"error_description":"missing credentials","error":"unauthorized"}"#
         );
         assert_eq!(oauth.render(418, "teapot", &[]).to_string(), r#"{"error_description":"teapot","error":"error"}"#);
+        // RFC 9457 with its required `type`, and a required correlation id: each written with
+        // its one value, beside what the router says.
+        let filled =
+            ErrorShape { fill: &[("/type", r#""about:blank""#), ("/meta/correlationId", r#""c-1""#)], ..problem };
+        assert_eq!(
+            filled.render(404, "gone", &[]).to_string(),
+            r#"{"type":"about:blank","meta":{"correlationId":"c-1"},"status":404,"detail":"gone"}"#
+        );
     }
 }

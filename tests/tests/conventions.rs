@@ -235,7 +235,7 @@ async fn a_validation_failure_answers_400_in_the_apis_own_error_shape() {
     assert_eq!(answer.headers()["content-type"], "application/problem+json");
     assert_eq!(
         answer.text().await.unwrap(),
-        r#"{"status":400,"detail":"the request is invalid","invalid_params":[{"name":"/extra","reason":"is not a field of this object"}]}"#
+        r#"{"type":"about:blank","status":400,"detail":"the request is invalid","invalid_params":[{"name":"/extra","reason":"is not a field of this object"}]}"#
     );
     // The client reads the same places back.
     let error = client(&base).repos().create("no spaces!").send().await.unwrap_err();
@@ -269,7 +269,7 @@ async fn undeclared_fields_are_ignored_unless_the_type_refuses_them() {
         .unwrap();
     assert_eq!(
         wrong.text().await.unwrap(),
-        r#"{"status":400,"detail":"the request is invalid","invalid_params":[{"name":"/confirm","reason":"expected a string, found the number 1"}]}"#
+        r#"{"type":"about:blank","status":400,"detail":"the request is invalid","invalid_params":[{"name":"/confirm","reason":"expected a string, found the number 1"}]}"#
     );
     // openapi.json says which objects are closed.
     let openapi: Value =
@@ -319,7 +319,7 @@ async fn each_scheme_presents_its_credentials_where_the_spec_says() {
     assert_eq!(refused.headers()["www-authenticate"], "Bearer");
     assert_eq!(
         refused.text().await.unwrap(),
-        r#"{"status":401,"detail":"missing credentials: send `Authorization: Bearer <token>` or the header `X-Forge-Key`"}"#
+        r#"{"type":"about:blank","status":401,"detail":"missing credentials: send `Authorization: Bearer <token>` or the header `X-Forge-Key`"}"#
     );
     // A client without the credentials an operation needs fails before sending.
     let error = client_with(&base, |b| b.token("apiKey", "key")).repos().delete("octo", "x", "octo/x").send().await;
@@ -347,7 +347,7 @@ async fn schemes_required_together_are_all_sent_and_all_checked() {
     assert_eq!(refused.status(), 401);
     assert_eq!(
         refused.text().await.unwrap(),
-        r#"{"status":401,"detail":"missing credentials: send the cookie `forge_session` or the header `X-Forge-Key` and the query parameter `access_token`"}"#
+        r#"{"type":"about:blank","status":401,"detail":"missing credentials: send the cookie `forge_session` or the header `X-Forge-Key` and the query parameter `access_token`"}"#
     );
     // A wrong key of the two is refused by the authenticator.
     let wrong = http().get(format!("{base}/user/settings?access_token=nope")).header("X-Forge-Key", "key").send().await;

@@ -1059,7 +1059,14 @@ fn the_error_body_most_error_responses_share_becomes_api_errors() {
         ("errors-unalike-3.0.json", "", "error-body", BUILT_IN),
         // No schema is the body of more than half of the error responses.
         ("errors-unshared-3.0.json", "", "error-body", BUILT_IN),
-        // Shared, but its required `error.type` no pointer fills.
+        // Shared, with a required `error.type` no pointer names: filled with its first value.
+        (
+            "errors-filled-3.0.json",
+            "  errors: { type: ApiError, media_type: application/json, message: /error/message, fill: [/error/type] }\n",
+            "error-body-by-name",
+            "    violation_message: \"message\",\n    fill: &[(\"/error/type\", \"\\\"api_error\\\"\")],\n",
+        ),
+        // Shared, but its required `error.details` (objects, not violations) no pointer fills.
         ("errors-unfillable-3.0.json", "", "error-body-unfillable", BUILT_IN),
         // A required string code beside the message (OAuth's `error`): filled from the status.
         (

@@ -304,27 +304,25 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceChangeRequestsReq
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.creator {
-            query.push(("creator".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.contributor {
-            query.push(("contributor".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.requested_reviewer {
-            query.push(("requestedReviewer".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.conversations_issues_cluster {
-            query.push(("conversationsIssuesCluster".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "status", &self.status);
+        ::apigen_runtime::codegen::client::given(&mut query, "creator", &self.creator);
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "contributor",
+            &self.contributor,
+        );
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "requestedReviewer",
+            &self.requested_reviewer,
+        );
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "conversationsIssuesCluster",
+            &self.conversations_issues_cluster,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -695,12 +693,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPdfRequest
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.only {
-            query.push(("only".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "only", &self.only);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -764,27 +758,25 @@ for ListOrganizationChangeRequestsRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.creator {
-            query.push(("creator".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.contributor {
-            query.push(("contributor".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.requested_reviewer {
-            query.push(("requestedReviewer".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.conversations_issues_cluster {
-            query.push(("conversationsIssuesCluster".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "status", &self.status);
+        ::apigen_runtime::codegen::client::given(&mut query, "creator", &self.creator);
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "contributor",
+            &self.contributor,
+        );
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "requestedReviewer",
+            &self.requested_reviewer,
+        );
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "conversationsIssuesCluster",
+            &self.conversations_issues_cluster,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],

@@ -517,27 +517,19 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentsRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.order {
-            query.push(("order".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.target_page {
-            query.push(("targetPage".into(), value.clone()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "order", &self.order);
+        ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
+        ::apigen_runtime::codegen::client::given(&mut query, "status", &self.status);
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "targetPage",
+            &self.target_page,
+        );
         for item in &self.authors {
             query.push(("authors".into(), item.clone()));
         }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -727,9 +719,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format".into(), value.clone()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -933,9 +923,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentReplyReques
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format".into(), value.clone()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1122,12 +1110,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentersRequest
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1201,27 +1185,19 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestCommentsR
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.order {
-            query.push(("order".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.target_page {
-            query.push(("targetPage".into(), value.clone()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "order", &self.order);
+        ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
+        ::apigen_runtime::codegen::client::given(&mut query, "status", &self.status);
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "targetPage",
+            &self.target_page,
+        );
         for item in &self.authors {
             query.push(("authors".into(), item.clone()));
         }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1421,9 +1397,7 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestCommentReq
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format".into(), value.clone()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1598,9 +1572,7 @@ for CreateChangeRequestCommentReplyRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format".into(), value.clone()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1664,15 +1636,9 @@ for ListChangeRequestCommentRepliesRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],

@@ -387,12 +387,8 @@ impl ::apigen_runtime::codegen::client::Operation for SearchSpaceContentRequest 
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec![("query".into(), self.query.clone())];
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -457,12 +453,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceContentRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
+        ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -565,12 +557,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePagesRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
+        ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -623,18 +611,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFilesRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
+        ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -712,12 +692,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceFileRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
+        ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -773,12 +749,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFileBacklinksRequ
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -845,18 +817,14 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpacePageRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.evaluated {
-            query.push(("evaluated".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "evaluated",
+            &self.evaluated,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
+        ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -937,15 +905,9 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePageLinksRequest 
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "status", &self.status);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1025,12 +987,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestContentReq
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
+        ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1084,12 +1042,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPagesRequ
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
+        ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1147,18 +1101,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestFilesRequ
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
+        ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1241,12 +1187,8 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestFileReques
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
+        ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1305,12 +1247,8 @@ for ListChangeRequestFileBacklinksRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1382,18 +1320,14 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPageReques
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.evaluated {
-            query.push(("evaluated".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "evaluated",
+            &self.evaluated,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
+        ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1479,15 +1413,9 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPageLinks
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "status", &self.status);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],

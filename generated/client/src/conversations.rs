@@ -152,21 +152,11 @@ for ListOrganizationConversationClustersRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.order {
-            query.push(("order".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.order_by {
-            query.push(("orderBy".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "order", &self.order);
+        ::apigen_runtime::codegen::client::given(&mut query, "orderBy", &self.order_by);
+        ::apigen_runtime::codegen::client::given(&mut query, "status", &self.status);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -272,15 +262,9 @@ for ListOrganizationConversationsRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.source {
-            query.push(("source".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "source", &self.source);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -398,18 +382,14 @@ for ListOrganizationConversationIssuesRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.cluster {
-            query.push(("cluster".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.conversation {
-            query.push(("conversation".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "cluster", &self.cluster);
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "conversation",
+            &self.conversation,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],

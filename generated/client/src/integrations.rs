@@ -424,36 +424,24 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationsRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.search {
-            query.push(("search".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.category {
-            query.push(("category".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.block_domain {
-            query.push(("blockDomain".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.blocks {
-            query.push(("blocks".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.content_sources {
-            query.push(("contentSources".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.owner {
-            query.push(("owner".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.scope {
-            query.push(("scope".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.target {
-            query.push(("target".into(), value.as_str().to_owned()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "search", &self.search);
+        ::apigen_runtime::codegen::client::given(&mut query, "category", &self.category);
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "blockDomain",
+            &self.block_domain,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "blocks", &self.blocks);
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "contentSources",
+            &self.content_sources,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "owner", &self.owner);
+        ::apigen_runtime::codegen::client::given(&mut query, "scope", &self.scope);
+        ::apigen_runtime::codegen::client::given(&mut query, "target", &self.target);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -876,15 +864,13 @@ for ListIntegrationInstallationsRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.external_id {
-            query.push(("externalId".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "externalId",
+            &self.external_id,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1002,12 +988,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationEventsReque
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1111,18 +1093,14 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSpacesReque
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.external_id {
-            query.push(("externalId".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.extended {
-            query.push(("extended".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "externalId",
+            &self.external_id,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "extended", &self.extended);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1212,18 +1190,14 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSitesReques
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.external_id {
-            query.push(("externalId".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.extended {
-            query.push(("extended".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "externalId",
+            &self.external_id,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "extended", &self.extended);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],

@@ -42,6 +42,7 @@ pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
     violations: ::core::option::Option::Some("/error/violations"),
     violation_path: "path",
     violation_message: "message",
+    fill: &[],
 };
 /// A request being set up: `P` holds its operation's parameters (each operation's
 /// builder, `<Operation>Builder`, is one); set optional values, then `.send()`.

@@ -592,15 +592,13 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSectionsRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.share_key {
-            query.push(("shareKey".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "shareKey",
+            &self.share_key,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -968,18 +966,14 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSpacesRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.share_key {
-            query.push(("shareKey".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.default {
-            query.push(("default".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "shareKey",
+            &self.share_key,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "default", &self.default);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -1275,12 +1269,8 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSectionGroupsReque
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],

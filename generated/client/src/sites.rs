@@ -373,21 +373,15 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationSitesReque
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.space {
-            query.push(("space".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.title {
-            query.push(("title".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.published {
-            query.push(("published".into(), value.to_string()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "space", &self.space);
+        ::apigen_runtime::codegen::client::given(&mut query, "title", &self.title);
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "published",
+            &self.published,
+        );
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],
@@ -893,9 +887,11 @@ impl ::apigen_runtime::codegen::client::Operation for GetPublishedSiteRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.share_key {
-            query.push(("shareKey".into(), value.clone()));
-        }
+        ::apigen_runtime::codegen::client::given(
+            &mut query,
+            "shareKey",
+            &self.share_key,
+        );
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],

@@ -178,18 +178,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationTeamsReque
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.owner {
-            query.push(("owner".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.title {
-            query.push(("title".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page".into(), value.clone()));
-        }
-        if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit".into(), value.to_string()));
-        }
+        ::apigen_runtime::codegen::client::given(&mut query, "owner", &self.owner);
+        ::apigen_runtime::codegen::client::given(&mut query, "title", &self.title);
+        ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
+        ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             query,
             auth: &[&["bearerAuth"]],

@@ -100,6 +100,7 @@ pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
     violations: ::core::option::Option::Some("/error/violations"),
     violation_path: "path",
     violation_message: "message",
+    fill: &[],
 };
 /// Every operation of the API this build compiles (each group's cargo feature):
 /// name, tag, method, path, statuses, access.

@@ -355,6 +355,11 @@ pub fn errors_const(api: &Api) -> TokenStream {
         None => "The API's error body: `{\"error\": {\"code\", \"message\", \"violations\"?}}`.".to_owned(),
     };
     let docs = doc(&text);
+    // Each fixed value as JSON text, parsed when a body is written (refusals are rare).
+    let fill = e.fill.iter().map(|(pointer, value)| {
+        let text = value.to_string();
+        quote! { (#pointer, #text) }
+    });
     quote! {
         #docs
         pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
@@ -365,6 +370,7 @@ pub fn errors_const(api: &Api) -> TokenStream {
             violations: #violations,
             violation_path: #path,
             violation_message: #violation_message,
+            fill: &[#(#fill),*],
         };
     }
 }

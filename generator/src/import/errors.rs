@@ -26,11 +26,16 @@
 //!    one saying what (`message`, `reason`, `detail`, `description`, `error`), and no other
 //!    required field.
 //!
+//! 6. `fill`: every other required field that is a scalar or an enumeration (RFC 9457's
+//!    `type`, HubSpot's `correlationId`, Stripe's `error.type`), which the router writes with
+//!    the field's sample (the document's example, its default, its first value, or one made
+//!    to fit its constraints).
+//!
 //! What lint checks of `api.errors` is checked here first: the type is an object, and the
-//! generated router can fill every required field (each is named by a pointer, or a pointer
-//! passes through it). A shared schema that fails (no message, a required field no pointer
-//! fills) keeps the built-in error body, with gap `error-body-no-message` or
-//! `error-body-unfillable`; one that passes is
+//! generated router can fill every required field (each is named by a pointer, a pointer
+//! passes through it, or it is filled). A shared schema that fails (no message, a required
+//! object no pointer passes through) keeps the built-in error body, with gap
+//! `error-body-no-message` or `error-body-unfillable`; one that passes is
 //! `api.errors`, with gap `error-body-by-name` on its type (the pointers were told from names).
 
 use super::gaps::{self, Kind};
@@ -319,7 +324,9 @@ impl Importer<'_> {
         filled.extend(code.clone());
         filled.extend(status.clone());
         filled.extend(violations.as_ref().map(|(p, _)| p.clone()));
-        if !self.fills_required(&top, "", &filled, 0) {
+        // Every other required field is a scalar the router writes its sample into (`fill`).
+        let mut fill = Vec::new();
+        if !self.fills_required(&top, "", &filled, &mut fill, 0) {
             return Err(gaps::ERROR_BODY_UNFILLABLE);
         }
         let mut node = Map::new();
@@ -337,6 +344,9 @@ impl Importer<'_> {
             if path != "path" || what != "message" {
                 node.insert("violation".into(), json!({ "path": path, "message": what }));
             }
+        }
+        if !fill.is_empty() {
+            node.insert("fill".into(), json!(fill));
         }
         Ok(node)
     }
@@ -375,8 +385,16 @@ impl Importer<'_> {
     }
 
     /// True when every required field of `fields` (at `prefix`) is named by a pointer of
-    /// `filled` or holds one, as lint requires of an error body.
-    fn fills_required(&self, fields: &Map<String, Value>, prefix: &str, filled: &[String], depth: usize) -> bool {
+    /// `filled`, holds one, or is a scalar the router fills with its sample (pushed on
+    /// `fill`), as lint requires of an error body.
+    fn fills_required(
+        &self,
+        fields: &Map<String, Value>,
+        prefix: &str,
+        filled: &[String],
+        fill: &mut Vec<String>,
+        depth: usize,
+    ) -> bool {
         fields.iter().all(|(wire, field)| {
             let Some(field) = field.as_object() else { return true };
             if !is_required(field) {
@@ -389,10 +407,23 @@ impl Importer<'_> {
             if depth < 8 && filled.iter().any(|p| p.starts_with(&format!("{pointer}/"))) {
                 return self
                     .object_fields(field)
-                    .is_some_and(|inner| self.fills_required(&inner, &pointer, filled, depth + 1));
+                    .is_some_and(|inner| self.fills_required(&inner, &pointer, filled, fill, depth + 1));
+            }
+            if self.has_sample(field) {
+                fill.push(pointer);
+                return true;
             }
             false
         })
+    }
+
+    /// True when lint can give the field a sample the router writes: a scalar or an
+    /// enumeration, without a pattern unless the document shows a sample.
+    fn has_sample(&self, field: &Map<String, Value>) -> bool {
+        let ty = field_type(field);
+        let scalar = matches!(ty, "string" | "integer" | "number" | "boolean" | "url" | "date-time");
+        let enumeration = field.contains_key("enum") || self.types.get(ty).is_some_and(|t| t.node.contains_key("enum"));
+        (scalar && (!field.contains_key("pattern") || field.contains_key("sample"))) || enumeration
     }
 }
 

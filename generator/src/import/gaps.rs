@@ -89,7 +89,7 @@ kinds! {
         "The format's built-in error body (`{\"error\": {\"code\", \"message\"}}`) is declared; the error schemas are kept as types.";
     ERROR_BODY_NO_MESSAGE = "error-body-no-message", "An error body most error responses share that `api.errors` cannot point into: not an object, or without a string message at its top or inside its `error` (`message`, `detail`, `error_description`, `title`, `error`).",
         "The format's built-in error body (`{\"error\": {\"code\", \"message\"}}`) is declared; the shared schema is kept as a type.";
-    ERROR_BODY_UNFILLABLE = "error-body-unfillable", "An error body most error responses share with a required field that none of the pointers (`status`, `message`, `violations`) names or passes through: the generated router could not write a valid value of it.",
+    ERROR_BODY_UNFILLABLE = "error-body-unfillable", "An error body most error responses share with a required field that none of the pointers (`status`, `message`, `violations`) names or passes through and that is not a scalar the router fills with its sample (an object, a list, a pattern without example): the generated router could not write a valid value of it.",
         "The format's built-in error body (`{\"error\": {\"code\", \"message\"}}`) is declared; the shared schema is kept as a type.";
     ERROR_BODY_BY_NAME = "error-body-by-name", "Where the error body holds its message, status and violations: OpenAPI has no word for it.",
         "Told from the field names (README, \"Importing an OpenAPI document\") and declared as `api.errors`: check the pointers against the API's documentation.";

@@ -115,6 +115,10 @@ pub struct RawErrors {
     pub violations: Option<String>,
     /// The keys of one violation object (default `path` and `message`).
     pub violation: Option<RawViolationKeys>,
+    /// JSON pointers of required scalar fields the router fills with the field's sample
+    /// (its `sample`, else its default, else its first value, else one made to fit its
+    /// constraints): what no other pointer names (RFC 9457's `type`, a correlation id).
+    pub fill: Option<Vec<String>>,
 }
 
 /// `api.errors.violation:` the keys of one violation object.

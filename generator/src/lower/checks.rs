@@ -208,7 +208,8 @@ impl Lowerer<'_> {
     /// a pointer or holds one, so every body the router writes is a valid value of the type.
     pub(super) fn check_error_convention(&mut self) {
         let (convention, Some(origin)) = (&self.errors.0, &self.errors.1) else { return };
-        let Some(name) = &convention.ty else { return };
+        let Some(name) = convention.ty.clone() else { return };
+        let name = &name;
         let convention = convention.clone();
         let origin = origin.clone();
         let at = |lowerer: &Self, key: &str| lowerer.at(&origin.key(key));
@@ -244,13 +245,63 @@ impl Lowerer<'_> {
                     .hint("point at a field of the error type, through its object fields (`/error/message`)");
             }
         }
-        let filled: Vec<String> = pointers.iter().map(|(_, p, _)| p.clone()).collect();
+        let mut filled: Vec<String> = pointers.iter().map(|(_, p, _)| p.clone()).collect();
+        let mut fill = Vec::new();
+        for (pointer, _) in &convention.fill {
+            match self.field_named(&root, pointer).map(|field| (self.fill_value(&field), field)) {
+                Some((Some(value), _)) => {
+                    fill.push((pointer.clone(), value));
+                    filled.push(pointer.clone());
+                }
+                found => {
+                    let at = at(self, "fill");
+                    let found = found.map_or("no field".to_owned(), |(_, field)| format!("`{}`", field.ty));
+                    self.diags
+                        .error(at, format!("`{pointer}` of `{name}` should be a scalar field the router fills with its sample; it holds {found}"))
+                        .hint("point at a string, number, boolean or enumeration field of the error type");
+                }
+            }
+        }
+        self.errors.0.fill = fill;
         for missing in self.unfilled_required(&root, "", &filled) {
             let at = at(self, "type");
             self.diags
                 .error(at, format!("the router cannot fill the required field `{missing}` of the error body `{name}`"))
-                .hint("make it optional, or point `status`, `message`, `code` or `violations` at it");
+                .hint(
+                    "make it optional, point `status`, `message`, `code` or `violations` at it, or list it in `fill`",
+                );
         }
+    }
+
+    /// The field a JSON pointer names inside a value of `ty`, through named object types.
+    fn field_named(&self, ty: &TypeRef, pointer: &str) -> Option<Field> {
+        let (parent, key) = pointer.rsplit_once('/')?;
+        let TypeRef::Named(name) = self.field_at(ty, parent)? else { return None };
+        let TypeKind::Object(object) = &self.types.get(&name)?.kind else { return None };
+        object.field(&key.replace("~1", "/").replace("~0", "~")).cloned()
+    }
+
+    /// The value the router writes into a `fill` field: its sample, else its default, else
+    /// its enumeration's first value, else a scalar made to fit its constraints; `None` for a
+    /// field that is not a scalar.
+    fn fill_value(&self, field: &Field) -> Option<Value> {
+        let value = match &field.ty {
+            TypeRef::Named(name) => match &self.types.get(name)?.kind {
+                TypeKind::Enum(e) => {
+                    let first = &e.values.first()?.wire;
+                    if e.integer { Value::from(first.parse::<i64>().ok()?) } else { Value::from(first.as_str()) }
+                }
+                _ => return None,
+            },
+            TypeRef::String
+            | TypeRef::Integer
+            | TypeRef::Number
+            | TypeRef::Boolean
+            | TypeRef::Url
+            | TypeRef::DateTime => crate::model::sample::of_scalar(&field.ty, &field.constraints, &field.wire)?,
+            _ => return None,
+        };
+        Some(field.sample.clone().or_else(|| field.default.clone()).unwrap_or(value))
     }
 
     /// The type of the field a JSON pointer names inside a value of `ty`, through named object

@@ -313,6 +313,7 @@ impl Lowerer<'_> {
                 ("code", raw.code.is_some()),
                 ("violations", raw.violations.is_some()),
                 ("violation", raw.violation.is_some()),
+                ("fill", raw.fill.is_some()),
             ];
             for (key, _) in given.into_iter().filter(|(_, given)| *given) {
                 let at = self.at(&origin.key(key));
@@ -354,6 +355,10 @@ impl Lowerer<'_> {
         let message = pointer("message", &raw.message).unwrap_or_else(|| "/message".into());
         let code = pointer("code", &raw.code);
         let violations = pointer("violations", &raw.violations);
+        // Values are the fields' samples, settled once types are lowered.
+        let fill =
+            raw.fill.iter().flatten().filter_map(|p| pointer("fill", &Some(p.clone()))).map(|p| (p, Value::Null));
+        let fill = fill.collect();
         let keys = raw.violation.as_ref();
         ErrorConvention {
             ty,
@@ -364,6 +369,7 @@ impl Lowerer<'_> {
             violations,
             violation_path: keys.and_then(|k| k.path.clone()).unwrap_or_else(|| "path".into()),
             violation_message: keys.and_then(|k| k.message.clone()).unwrap_or_else(|| "message".into()),
+            fill,
         }
     }
 }

@@ -1172,6 +1172,9 @@ pub struct ErrorConvention {
     pub violation_path: String,
     /// The key of a violation's message in each violation object.
     pub violation_message: String,
+    /// Required scalar fields the router fills with one value each: JSON pointer and value
+    /// (the field's sample, settled when types are lowered).
+    pub fill: Vec<(String, serde_json::Value)>,
 }
 
 impl Default for ErrorConvention {
@@ -1186,6 +1189,7 @@ impl Default for ErrorConvention {
             violations: Some("/error/violations".into()),
             violation_path: "path".into(),
             violation_message: "message".into(),
+            fill: Vec::new(),
         }
     }
 }

@@ -114,6 +114,32 @@ pub fn scalar_text<T: serde::Serialize>(name: &str, value: &T) -> Result<String,
     }
 }
 
+/// Pushes the optional parameter `name` onto a call's `list` (its query, headers or cookies)
+/// when it is given, as its text (`Display`: a string as it is, a number, `true`, an
+/// enumeration's value). One call per parameter in a generated `call()`, instead of a branch.
+#[doc(hidden)]
+pub fn given<K: From<&'static str>, T: std::fmt::Display>(
+    list: &mut Vec<(K, String)>,
+    name: &'static str,
+    value: &Option<T>,
+) {
+    if let Some(value) = value {
+        list.push((K::from(name), value.to_string()));
+    }
+}
+
+/// [`given`] for a date-time, written in RFC 3339 (`Display` writes `2024-01-15 09:30:00 UTC`).
+#[doc(hidden)]
+pub fn given_time<K: From<&'static str>>(
+    list: &mut Vec<(K, String)>,
+    name: &'static str,
+    value: &Option<chrono::DateTime<chrono::Utc>>,
+) {
+    if let Some(value) = value {
+        list.push((K::from(name), value.to_rfc3339()));
+    }
+}
+
 /// Percent-encodes a path parameter (everything but unreserved characters; `.` and `..` in
 /// full, so a value can never climb out of its path).
 #[doc(hidden)]

@@ -215,10 +215,12 @@ impl ClientEmitter<'_> {
                 let value = param_text(quote!(self.#field), ty);
                 quote! { #list.push((#name, #value)); }
             }
-            ty => {
-                let value = param_text(quote!(value), ty);
-                quote! { if let ::core::option::Option::Some(value) = &self.#field { #list.push((#name, #value)); } }
+            // One call per optional scalar: its text as a parameter's (`Display`; a date-time
+            // in RFC 3339), pushed when given.
+            TypeRef::DateTime => {
+                quote! { ::apigen_runtime::codegen::client::given_time(&mut #list, #wire, &self.#field); }
             }
+            _ => quote! { ::apigen_runtime::codegen::client::given(&mut #list, #wire, &self.#field); },
         }
     }
 
