@@ -195,6 +195,25 @@ async fn a_required_raw_body_sent_as_nothing_is_refused_and_an_empty_file_is_a_b
 }
 
 #[tokio::test]
+async fn a_required_form_sent_as_nothing_is_refused_as_missing_not_read_field_by_field() {
+    let base = start().await;
+    let (status, _, body) = answer(http().post(format!("{base}/attachments"))).await;
+    let expected = json!({"code": 400, "message": "the request is invalid", "violations": [{"path": "", "message": "a form body is required"}]});
+    assert_eq!((status, &body["error"]), (400, &expected));
+    // Sent, but without its fields: each is named.
+    let (status, _, body) = answer(
+        http()
+            .post(format!("{base}/attachments"))
+            .header("content-type", "multipart/form-data; boundary=x")
+            .body("--x--\r\n"),
+    )
+    .await;
+    let paths: Vec<&str> =
+        body["error"]["violations"].as_array().unwrap().iter().map(|v| v["path"].as_str().unwrap()).collect();
+    assert_eq!((status, paths), (400, vec!["/title", "/document"]));
+}
+
+#[tokio::test]
 async fn a_streamed_upload_past_the_limit_is_refused_413_before_or_while_it_streams() {
     let base = start_with(ServerConfig { upload_limit: 1000, ..Default::default() }).await;
     // Declared too large: refused from `Content-Length`, before the body is read.

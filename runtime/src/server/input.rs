@@ -643,13 +643,30 @@ impl Input {
     /// none: no `Content-Type` and no bytes declared (an empty file sent with its media type
     /// is a body).
     pub fn stream_body(&mut self, required: bool) -> super::BodyStream {
-        use axum::http::header;
-        let declared = [header::CONTENT_TYPE, header::TRANSFER_ENCODING].iter().any(|h| self.headers.contains_key(h))
-            || self.headers.get(header::CONTENT_LENGTH).is_some_and(|length| length.as_bytes() != b"0");
-        if required && !declared {
+        if required && !self.sends_body() {
             self.fail(String::new(), "a body is required");
         }
         self.stream.take().unwrap_or_else(super::BodyStream::empty)
+    }
+
+    /// For an operation whose form body (read field by field) is required: whether the request
+    /// sends one, a violation when it does not (no `Content-Type` and no bytes). An empty form
+    /// sent with its media type is a form without fields.
+    pub fn required_form(&mut self) -> bool {
+        let sent = self.sends_body();
+        if !sent {
+            self.fail(String::new(), "a form body is required");
+        }
+        sent
+    }
+
+    /// Whether the request sends a body: a `Content-Type`, or bytes declared (a length above
+    /// zero, or a chunked transfer).
+    fn sends_body(&self) -> bool {
+        use axum::http::header;
+        [header::CONTENT_TYPE, header::TRANSFER_ENCODING].iter().any(|h| self.headers.contains_key(h))
+            || self.headers.get(header::CONTENT_LENGTH).is_some_and(|length| length.as_bytes() != b"0")
+            || !self.body.is_empty()
     }
 
     /// The body as text (for a `text/*` body). `None` when absent (a violation when

@@ -177,7 +177,8 @@ impl ServerEmitter<'_> {
             if body.optional {
                 quote! { if __input.body_is_empty() { ::core::option::Option::None } else { #fields } }
             } else {
-                fields
+                // Required: a request sending nothing is refused, not read as a form without fields.
+                quote! { if __input.required_form() { #fields } else { ::core::option::Option::None } }
             }
         } else {
             // Nested objects and lists, in brackets: decoded whole, like JSON.
