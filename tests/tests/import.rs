@@ -669,7 +669,9 @@ fn a_number_of_an_integer_format_is_an_integer() {
     });
     let imported = apigen::import::import(&doc, "spaces.json").unwrap();
     let ops = written(&imported, None);
-    assert!(ops.contains("{ name: numberOfResults, in: query, type: integer, minimum: 0, maximum: 255 }"), "{ops}");
+    let expected = "name: numberOfResults\n        in: query\n        type: integer\n        minimum: 0\n        maximum: 255\n        gaps: [number-as-integer]\n";
+    assert!(ops.contains(expected), "{ops}");
+    assert!(imported.summary.line().contains("number-as-integer 1"), "{}", imported.summary.line());
 }
 
 #[test]

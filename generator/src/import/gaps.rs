@@ -134,6 +134,8 @@ kinds! {
     PROPERTY_COUNT = "property-counts", "`minProperties` and `maxProperties` constraints.", "Left out: not checked.";
     EXCLUSIVE_BOUND = "exclusive-bounds", "Exclusive bounds of numbers (the format's ranges are inclusive).",
         "Left out (for integers they become the inclusive bound next to them, which loses nothing).";
+    NUMBER_AS_INTEGER = "number-as-integer", "A `number` with an integer format (`int32`, `int64`), a format OpenAPI defines for `integer`: Prism reads it as an integer and refuses a fraction, a validator ignoring the format (schemathesis) takes one.",
+        "An integer: the router refuses a fraction, the client sends none.";
     CONTRADICTORY = "contradictory-constraints", "Constraints no value satisfies (a minimum above the maximum), constraints that do not apply to the type (a length on a number), or bounds that are not whole numbers for integers.",
         "Left out.";
     PATTERN = "patterns", "Patterns the format cannot hold: not a regular expression of the regex crate (look-around, back references), or given without an example that matches (the format needs a sample for each pattern).",

@@ -619,6 +619,9 @@ impl Importer<'_> {
         let format = map.get("format").and_then(Value::as_str);
         let integer = ty == "integer" || format.is_some_and(|f| f == "int64" || format_range(f).is_some());
         let mut typed = Typed::of(Expr::Scalar(if integer { "integer" } else { "number" }));
+        if integer && ty == "number" {
+            typed.gap(self.gaps.note(gaps::NUMBER_AS_INTEGER, &at.pointer));
+        }
         let bound = |key: &str, exclusive: &str, step: i64, this: &mut Self, typed: &mut Typed| -> Option<f64> {
             // 3.0: `exclusiveMinimum: true` beside `minimum`; 3.1: `exclusiveMinimum: <number>`.
             let plain = map.get(key).and_then(Value::as_f64);
