@@ -29,8 +29,10 @@
 #   hung        the call did not end within its deadline;
 #   other       anything else (the message says what).
 # Left out of the rate, each counted: answers Prism flags against the document itself,
-# operations it cannot route (path keys holding a fragment), and answers it cannot produce (a
-# success response given only as a media range, `*/*`).
+# operations it cannot route (path keys holding a fragment, a required query parameter named
+# with brackets), answers it cannot produce (a success response given only as a media range,
+# `*/*`, or a file without a schema), and one-item lists of a form it reads as a string
+# (report.py says why for each).
 #
 # The server (schemathesis): `router(mock::samples())` on loopback; `schemathesis run DOC`
 # with a sample credential for every scheme and the checks not_a_server_error,

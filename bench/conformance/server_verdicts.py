@@ -23,14 +23,35 @@ named gap, counted apart too, as is the document's own imprecision:
                      that, `9.2e+28`) refused where the document gives `type: integer` with no
                      format or bounds (JSON Schema's integers are unbounded; the format's are
                      64-bit);
-  gap form-text      a urlencoded or multipart form "of the wrong type" accepted: a form's
-                     values are text only, so schemathesis' mistyped value (a number for a
-                     string, a string for a list) arrives as text the field takes;
+  gap form-text      a urlencoded or multipart form, or a query parameter, "of the wrong type"
+                     accepted: their values are text only, so schemathesis' mistyped value (a
+                     number for a string, a string for a list) arrives as text the field takes;
+  gap item-constraints
+                     a parameter's list item past its own bounds accepted (the format keeps
+                     constraints on the list, not its items: gap of that name in the imported
+                     spec);
+  gap number-as-integer
+                     a fraction refused where the document gives `type: number` with an
+                     integer format (`int32`), which the import reads as an integer (as Prism
+                     does; schemathesis ignores the format): gap of that name;
+  gap error-body     a refusal of the router answered in the built-in error body where the
+                     document's error schema wants another the import could not map (gap
+                     `error-body`, `error-body-no-message` or `error-body-unfillable` in the
+                     imported spec);
   gap request-media-alternatives
                      a body in a media type the import left out (gap of that name in the
                      imported spec: XML, an object as `application/octet-stream`) refused with
                      415, or sent as nothing (schemathesis has no bytes for an object as
                      `application/octet-stream`) and refused as missing;
+  gap no-success-response
+                     a 200 answered by an operation whose document lists no success status
+                     (only 3xx, 4xx or 5xx): the import declares it answering 200 without a
+                     body (gap of that name in the imported spec);
+  document closed-allof
+                     an answer refused by `additionalProperties: false` beside `allOf`: JSON
+                     Schema checks it against the schema's own `properties` only, so every
+                     property the `allOf` brings is "additional" and no object with them fits
+                     (Azure's logic-apps `ConnectionGatewayDefinition`);
   document ignored-header
                      an `Accept` header the document declares as a parameter, which OpenAPI
                      says "SHALL be ignored" (3.0.3 and 3.1.0, Parameter Object, `name`):
@@ -91,6 +112,14 @@ def failures_of(text):
         violations = violations_in(block) or ([] if "[400]" in block else shown)
         if code == "ST103" and received and received.group(1) in REFUSALS:
             cls = f"undocumented-refusal {received.group(1)}"
+        elif (
+            code == "ST103"
+            and received
+            and received.group(1) == "200"
+            and "no-success-response" in recorded
+            and not re.search(r"Documented: [^\[]*\b2\d\d\b", block)
+        ):
+            cls = "gap no-success-response"
         elif code == "ST201" and limit:
             cls = f"undocumented-refusal {limit.group(1)}"
         elif code == "ST202" and violations and all(v.startswith("is not a field of this") for v in violations):
@@ -101,10 +130,33 @@ def failures_of(text):
             cls = "document untyped-object"
         elif code == "ST202" and violations and all(re.match(BIG_INTEGER, v) for v in violations):
             cls = "gap big-integers"
-        elif code == "ST201" and "Incorrect type" in block and re.search(
-            r"Content-Type: (application/x-www-form-urlencoded|multipart/form-data)", block
+        elif code == "ST201" and "Incorrect type" in block and (
+            re.search(r"Content-Type: (application/x-www-form-urlencoded|multipart/form-data)", block)
+            or re.search(r"parameter `[^`]*` in query - [^:]*: Incorrect type", block)
         ):
             cls = "gap form-text"
+        elif (
+            code == "ST202"
+            and "number-as-integer" in recorded
+            and violations
+            and all(re.match(r'expected an integer, found \\"-?\d+\.\d+(e[-+]?\d+)?\\"', v) for v in violations)
+        ):
+            cls = "gap number-as-integer"
+        elif code == "ST201" and "item-constraints" in recorded and re.search(
+            r"parameter `[^`]*` in (path|query) - array with invalid items", block
+        ):
+            cls = "gap item-constraints"
+        elif (
+            code.startswith("ST108")
+            and recorded & {"error-body", "error-body-no-message", "error-body-unfillable"}
+            and re.search(r"status code (4\d\d|5\d\d)|`default` response schema", block)
+            and re.search(r"the request is invalid|missing credentials|no operation matches", block)
+        ):
+            cls = "gap error-body"
+        elif code.startswith("ST108") and "Additional properties are not allowed" in block and re.search(
+            r'"additionalProperties":\s*false,\s*"allOf"', block
+        ):
+            cls = "document closed-allof"
         elif (
             code == "ST202"
             and "request-media-alternatives" in recorded
