@@ -1289,12 +1289,15 @@ fn a_uri_default_or_example_that_is_a_template_is_not_a_uri_and_is_left_out() {
                 "$ref": "#/components/schemas/Link"}}}}}}}},
         "components": {"schemas": {"Link": {"type": "object", "required": ["link"], "properties": {
             "link": {"type": "string", "format": "uri", "default": "https://x.example/start/{$INSTITUTION_ID}"},
-            "home": {"type": "string", "format": "uri", "example": "https://x.example/"}}}}}
+            "home": {"type": "string", "format": "uri", "example": "https://x.example/"},
+            "page": {"type": "string", "format": "iri", "example": "https://例え.jp/"}}}}}
     });
     let imported = apigen::import::import(&doc, "links.json").unwrap();
     let schemas = written(&imported, Some("schemas.yaml"));
     assert!(!schemas.contains("INSTITUTION_ID"), "{schemas}");
     assert!(schemas.contains("sample: \"https://x.example/\""), "{schemas}");
+    // An IRI may hold what a URI may not: text, its example kept.
+    assert!(schemas.contains("page: { type: string, optional: true, sample: \"https://例え.jp/\" }"), "{schemas}");
     let api = lint_imported(&imported, "the links do not lint");
     let sample = apigen::model::sample::of_type(&api, "Link");
     assert!(apigen::model::is_absolute_url(sample["link"].as_str().unwrap()), "{sample}");

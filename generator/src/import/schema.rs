@@ -557,7 +557,9 @@ impl Importer<'_> {
         let format = map.get("format").and_then(Value::as_str).unwrap_or_default();
         let expr = match format {
             "date-time" => Expr::Scalar("date-time"),
-            "uri" | "url" | "iri" => Expr::Scalar("url"),
+            // An absolute URI (`url` as Prism checks it too); an IRI may hold what a URI may not
+            // (`https://例え.jp/`), so it stays text.
+            "uri" | "url" => Expr::Scalar("url"),
             _ => Expr::Scalar("string"),
         };
         let mut typed = Typed::of(expr);
