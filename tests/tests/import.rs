@@ -1302,3 +1302,25 @@ fn a_uri_default_or_example_that_is_a_template_is_not_a_uri_and_is_left_out() {
     let sample = apigen::model::sample::of_type(&api, "Link");
     assert!(apigen::model::is_absolute_url(sample["link"].as_str().unwrap()), "{sample}");
 }
+
+#[test]
+fn a_required_error_field_with_a_pattern_is_filled_with_the_documents_example() {
+    // A pattern apigen cannot walk (word boundaries) with an example: the router writes the
+    // example.
+    let error = serde_json::json!({"description": "failed", "content": {"application/json": {"schema": {
+        "$ref": "#/components/schemas/Failure"}}}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Traced", "version": "1"},
+        "paths": {"/things": {"get": {"operationId": "listThings", "responses": {
+            "204": {"description": "done"}, "400": error, "404": error}}}},
+        "components": {"schemas": {"Failure": {"type": "object", "required": ["message", "correlationId"],
+            "properties": {"message": {"type": "string"},
+                "correlationId": {"type": "string", "pattern": "^\\bc1\\b$", "example": "c1"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "traced.json").unwrap();
+    let api = lint_imported(&imported, "the traced errors do not lint");
+    let schemas = written(&imported, Some("schemas.yaml"));
+    assert!(schemas.contains("correlationId: { type: string, pattern: "), "the pattern is kept: {schemas}");
+    assert_eq!(api.errors.fill, [("/correlationId".to_owned(), serde_json::json!("c1"))]);
+}

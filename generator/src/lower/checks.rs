@@ -285,11 +285,11 @@ impl Lowerer<'_> {
     /// its enumeration's first value, else a scalar made to fit its constraints; `None` for a
     /// field that is not a scalar.
     fn fill_value(&self, field: &Field) -> Option<Value> {
-        let value = match &field.ty {
+        let made = match &field.ty {
             TypeRef::Named(name) => match &self.types.get(name)?.kind {
                 TypeKind::Enum(e) => {
                     let first = &e.values.first()?.wire;
-                    if e.integer { Value::from(first.parse::<i64>().ok()?) } else { Value::from(first.as_str()) }
+                    Some(if e.integer { Value::from(first.parse::<i64>().ok()?) } else { Value::from(first.as_str()) })
                 }
                 _ => return None,
             },
@@ -298,10 +298,11 @@ impl Lowerer<'_> {
             | TypeRef::Number
             | TypeRef::Boolean
             | TypeRef::Url
-            | TypeRef::DateTime => crate::model::sample::of_scalar(&field.ty, &field.constraints, &field.wire)?,
+            | TypeRef::DateTime => crate::model::sample::of_scalar(&field.ty, &field.constraints, &field.wire),
             _ => return None,
         };
-        Some(field.sample.clone().or_else(|| field.default.clone()).unwrap_or(value))
+        // The spec's own value first: a field with a pattern apigen cannot walk has a sample.
+        field.sample.clone().or_else(|| field.default.clone()).or(made)
     }
 
     /// The type of the field a JSON pointer names inside a value of `ty`, through named object

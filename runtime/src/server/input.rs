@@ -212,13 +212,7 @@ impl Input {
     /// value that does not parse is a violation at `path.<name>`.
     pub fn path_as<T: FromParam>(&mut self, name: &str) -> Option<T> {
         let text = self.path(name);
-        match T::from_param(&text) {
-            Ok(parsed) => Some(parsed),
-            Err(message) => {
-                self.fail(format!("path.{name}"), message);
-                None
-            }
-        }
+        self.parse(Place::Path, name, &text)
     }
 
     /// A path parameter holding a list: one segment of comma-separated items (OpenAPI's
@@ -226,9 +220,7 @@ impl Input {
     /// `path.<name>`, and an empty segment no item.
     pub fn path_list<T: FromParam>(&mut self, name: &str) -> Vec<T> {
         let text = self.path(name);
-        let items = text.split(',').filter(|item| !item.is_empty());
-        let items: Vec<&str> = items.collect();
-        items.into_iter().filter_map(|item| self.parse(Place::Path, name, item)).collect()
+        text.split(',').filter(|item| !item.is_empty()).filter_map(|item| self.parse(Place::Path, name, item)).collect()
     }
 
     /// A path parameter of a union of scalars (`integer` or `string`), decoded from its text

@@ -353,27 +353,11 @@ impl ServerEmitter<'_> {
             let ty = self.paths.ty(self.api, &param.ty);
             return (quote! { __input.path_decoded::<#ty>(#wire) }, true);
         }
-        if param.location == ParamIn::Path {
+        // A path list (`/users/1,2`) is read below as the lists of other places are
+        // (`path_list`), its items converted the same way.
+        if param.location == ParamIn::Path && !matches!(param.ty, TypeRef::List(_)) {
             return match &param.ty {
                 TypeRef::String | TypeRef::Url => (quote! { __input.path(#wire) }, false),
-                // Comma-separated items (`/users/1,2`), each parsed; a bad one is a violation.
-                TypeRef::List(inner) => {
-                    let read = match inner.as_ref() {
-                        TypeRef::Named(_) => {
-                            let ty = self.paths.ty(self.api, inner);
-                            quote! {
-                                __input.path_list::<::std::string::String>(#wire).into_iter()
-                                    .map(|__text| <#ty as ::core::convert::From<&str>>::from(__text.as_str()))
-                                    .collect::<::std::vec::Vec<_>>()
-                            }
-                        }
-                        other => {
-                            let ty = self.paths.ty(self.api, other);
-                            quote! { __input.path_list::<#ty>(#wire) }
-                        }
-                    };
-                    (read, false)
-                }
                 TypeRef::Named(_) => {
                     let ty = self.paths.ty(self.api, &param.ty);
                     (quote! { <#ty as ::core::convert::From<&str>>::from(__input.path(#wire).as_str()) }, false)
