@@ -140,6 +140,14 @@ pub fn given_time<K: From<&'static str>>(
     }
 }
 
+/// A path parameter holding a list: its items' text (`Display`), each percent-encoded, joined
+/// by commas (OpenAPI's `simple` style: `/users/1,2`).
+#[doc(hidden)]
+pub fn segments<T: std::fmt::Display>(items: &[T]) -> String {
+    let encoded: Vec<String> = items.iter().map(|item| segment(&item.to_string())).collect();
+    encoded.join(",")
+}
+
 /// Percent-encodes a path parameter (everything but unreserved characters; `.` and `..` in
 /// full, so a value can never climb out of its path).
 #[doc(hidden)]
@@ -470,5 +478,9 @@ mod tests {
         assert_eq!(segment("é"), "%C3%A9");
         assert_eq!(segment(".."), "%2E%2E");
         assert_eq!(segment("a.b"), "a.b");
+        // A list's items each encoded, an item's own comma too, joined by plain commas.
+        assert_eq!(segments(&["a,b", "c d"]), "a%2Cb,c%20d");
+        assert_eq!(segments(&[1, 22]), "1,22");
+        assert_eq!(segments::<i64>(&[]), "");
     }
 }

@@ -32,7 +32,7 @@ mod transfer;
 
 pub use self::core::Core;
 pub use builder::{Builder, Credentials, DEFAULT_TIMEOUT, Settings, Token, http_client_builder};
-pub use call::{Call, CallBody, Headers, Made, given, given_time, scalar_text, segment};
+pub use call::{Call, CallBody, Headers, Made, given, given_time, scalar_text, segment, segments};
 pub use error::{Error, ErrorTypes, decode_error_as};
 pub use operation::{DecodeAnswer, Empty, Json, Kind, Operation, Raw, Text, Varied, WithResponse, variant};
 pub use pager::Items;

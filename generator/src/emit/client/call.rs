@@ -473,21 +473,14 @@ fn segment_arg(api: &Api, op: &Operation, wire: &str) -> TokenStream {
     }
     match &param.ty {
         TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::codegen::client::segment(&self.#field) },
-        // Comma-separated items (`/users/1,2`), each percent-encoded.
-        TypeRef::List(inner) => {
-            let text = match inner.as_ref() {
-                TypeRef::String | TypeRef::Url => quote!(item),
-                TypeRef::Named(_) => quote!(item.as_str()),
-                other => {
-                    let text = param_text(quote!(item), other);
-                    quote!(&#text)
-                }
-            };
-            quote! {
-                self.#field.iter().map(|item| ::apigen_runtime::codegen::client::segment(#text))
-                    .collect::<::std::vec::Vec<_>>().join(",")
-            }
-        }
+        // Comma-separated items (`/users/1,2`), each percent-encoded; a date-time's text is
+        // RFC 3339, not its `Display`.
+        TypeRef::List(inner) if **inner == TypeRef::DateTime => quote! {
+            ::apigen_runtime::codegen::client::segments(
+                &self.#field.iter().map(|item| item.to_rfc3339()).collect::<::std::vec::Vec<_>>()
+            )
+        },
+        TypeRef::List(_) => quote! { ::apigen_runtime::codegen::client::segments(&self.#field) },
         TypeRef::Named(_) => quote! { ::apigen_runtime::codegen::client::segment(self.#field.as_str()) },
         other => {
             let text = param_text(quote!(self.#field), other);
