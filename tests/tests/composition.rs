@@ -2,11 +2,12 @@
 //! this repository's (`tests/fixtures/valid/composition`): a base type included by others
 //! (`allOf`), read-only fields refused in requests and never sent by the client, a write-only
 //! password required in requests and never answered, an enumeration of integers, a union told
-//! apart by `kind` and one told apart by shape, and a map of labels.
+//! apart by `kind` and one told apart by shape, a map of labels, and an enumeration whose
+//! values' own Rust names collide (`e-mail`, `e_mail`) with one renamed in the spec.
 
 use accounts_client::{Client, Error, RetryPolicy};
 use accounts_server::types::{
-    Commented, Contact, EmailContact, Escalated, PhoneContact, Priority, Ticket, TicketEvent, User,
+    Channel, Commented, Contact, EmailContact, Escalated, PhoneContact, Priority, Ticket, TicketEvent, User,
 };
 use accounts_server::{
     AddTicketEventRequest, ApiError, Authenticator, Context, CreateTicketRequest, CreateUserRequest, Credential,
@@ -218,6 +219,28 @@ async fn an_integer_enumeration_travels_as_an_integer() {
     assert_eq!(
         body["error"]["violations"],
         json!([{"path": "/priority", "message": "expected an integer, found the string \"1\""}])
+    );
+}
+
+#[tokio::test]
+async fn enumeration_values_whose_names_collide_travel_as_written_under_their_own_names() {
+    let (base, _) = start().await;
+    let client = client(&base);
+    let legacy = client.tickets().create("Old form").channel(Channel::EMailLegacy).send().await.unwrap();
+    assert_eq!(legacy.channel, Some(Channel::EMailLegacy));
+    let (status, body) = raw(&base, "POST", "/tickets", Some(json!({"title": "A", "channel": "e-mail"}))).await;
+    assert_eq!((status, &body["channel"]), (201, &json!("e-mail")));
+    let (status, body) = raw(&base, "GET", "/tickets?priority=3", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(body[0]["channel"], json!("e_mail"), "the renamed value's wire form");
+    // A value named like the catch-all is listed; the catch-all takes the next free name.
+    assert_eq!(serde_json::from_value::<Channel>(json!("unknown")).unwrap(), Channel::Unknown);
+    assert_eq!(serde_json::from_value::<Channel>(json!("fax")).unwrap(), Channel::UnknownValue("fax".into()));
+    let (status, body) = raw(&base, "POST", "/tickets", Some(json!({"title": "A", "channel": "E-Mail"}))).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["violations"],
+        json!([{"path": "/channel", "message": "\"E-Mail\" is not one of: e-mail, e_mail, unknown"}])
     );
 }
 

@@ -562,6 +562,47 @@ fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_t
 }
 
 #[test]
+fn enumeration_values_whose_rust_names_collide_are_kept_under_names_of_their_own() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Cards", "version": "1"},
+        "paths": {"/cards": {"get": {"operationId": "listCards", "responses": {"200": {"description": "ok",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Card"}}}}}}}},
+        "components": {"schemas": {"Card": {"type": "object", "properties": {
+            // Stripe's `funding`: `unknown` is a value, not the catch-all.
+            "funding": {"type": "string", "enum": ["credit", "unknown", "a-b", "a_b", "A.B"]},
+            // openapi-generator's names for the values, as apigen's openapi.json writes them.
+            "network": {"type": "string", "enum": ["visa", "VISA", "mc"],
+                "x-enum-varnames": ["Visa", "VisaUpper", "master card"]}
+        }}}}
+    });
+    let imported = apigen::import::import(&doc, "cards.json").unwrap();
+    assert!(!imported.summary.line().contains("enum-value"), "{}", imported.summary.line());
+    let schemas = written(&imported, Some("schemas.yaml"));
+    assert!(
+        schemas
+            .contains("- a-b\n          - { value: a_b, rust_name: AB2 }\n          - { value: A.B, rust_name: AB3 }"),
+        "{schemas}"
+    );
+    let api = lint_imported(&imported, "the renamed values do not lint");
+    let variants = |name: &str| match &api.ty(name).kind {
+        TypeKind::Enum(e) => (e.values.iter().map(|v| format!("{}={}", v.rust, v.wire)).collect::<Vec<_>>(), e.open),
+        _ => panic!("{name} is an enumeration"),
+    };
+    assert_eq!(
+        variants("CardFunding"),
+        (
+            vec!["Credit=credit".into(), "Unknown=unknown".into(), "AB=a-b".into(), "AB2=a_b".into(), "AB3=A.B".into()],
+            false
+        )
+    );
+    assert_eq!(
+        variants("CardNetwork"),
+        (vec!["Visa=visa".into(), "VisaUpper=VISA".into(), "MasterCard=mc".into()], false)
+    );
+}
+
+#[test]
 fn an_azure_enumeration_that_may_grow_is_closed_to_requests_as_its_schema_says() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

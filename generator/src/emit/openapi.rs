@@ -612,6 +612,10 @@ impl Document<'_> {
                     out.push(("enum", json!(values)));
                 }
                 out.insert(0, ("description", json!(description)));
+                // openapi-generator's name for each value, which apigen's import reads back.
+                if e.values.iter().any(|v| v.renamed) {
+                    out.push(("x-enum-varnames", json!(e.values.iter().map(|v| &v.rust).collect::<Vec<_>>())));
+                }
             }
             TypeKind::Union(u) => {
                 if !description.is_empty() {

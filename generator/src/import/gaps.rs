@@ -111,8 +111,6 @@ kinds! {
         "Left out.";
     NON_STRING_ENUM = "non-string-enums", "Enumerations of numbers or booleans (or mixing kinds): the format's enumerations hold strings or integers.",
         "Typed as the scalar; the listed values are not enforced.";
-    ENUM_COLLISION = "enum-value-collisions", "Enumeration values whose Rust names collide (`a-b` and `a_b`).",
-        "The later value is not listed and the enumeration is open: it still decodes, as the unknown value.";
     ITEM_CONSTRAINTS = "item-constraints", "Constraints on the items of a list or the values of a map: the format constrains the list itself.",
         "Left out: items are not checked.";
     NULLABLE_ITEMS = "nullable-items", "Lists or maps whose items may be null.",

@@ -9,7 +9,7 @@ use super::typed::{Expr, Typed};
 use super::{Importer, TypeOut, add_gaps, names};
 use crate::model::names::{Case, sanitize};
 use serde_json::{Map, Value, json};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How deeply inline schemas may nest before the rest is typed `json`.
 const MAX_DEPTH: usize = 32;
@@ -1015,39 +1015,16 @@ impl Importer<'_> {
             typed.sample = values.iter().find(|v| !v.is_null() && self.fits(v, &typed)).cloned();
             return typed;
         }
-        let mut taken = names::Taken::new(Case::Pascal);
-        let mut listed: Vec<Value> = Vec::new();
         // Closed, also under Azure's `x-ms-enum: {modelAsString: true}` (values may be added
         // later): the generated server knows the values this document lists and refuses others,
         // as the schema says; the client keeps any value it receives, as for every enumeration.
-        let mut open = false;
         let mut typed = Typed::default();
-        let mut seen = BTreeSet::new();
-        for value in strings {
-            if !seen.insert(value) {
-                continue;
-            }
-            if !taken.is_free(value)
-                || matches!(sanitize(value, Case::Pascal).as_str(), "Unknown" | "UnknownValue" | "Unrecognized")
-            {
-                typed.gap(self.gaps.note(gaps::ENUM_COLLISION, &at.pointer));
-                open = true;
-                continue;
-            }
-            taken.claim(value);
-            listed.push(json!(value));
-        }
-        if listed.is_empty() {
-            // Every value collided with another or with the fallback's name: a string.
-            let mut typed = Typed::of(Expr::Scalar("string"));
-            typed.gap(self.gaps.note(gaps::ENUM_COLLISION, &at.pointer));
-            typed.nullable = values.iter().any(Value::is_null);
-            return typed;
-        }
+        let (listed, renamed) = enum_variant_names(values, map.get("x-enum-varnames"));
+        typed.enum_renamed = renamed;
         typed.expr = Expr::Enum;
         typed.nullable = values.iter().any(Value::is_null);
         typed.enum_values = Some(listed);
-        typed.open = Some(open);
+        typed.open = Some(false);
         typed.inline_name = Some(self.claim_type(&at.name));
         typed.derived_name = Some(at.name.clone());
         self.string_constraints(&mut typed, map, at);
@@ -1327,6 +1304,46 @@ fn format_range(format: &str) -> Option<(f64, f64)> {
         "uint32" => Some((0.0, 4_294_967_295.0)),
         _ => None,
     }
+}
+
+/// The string values of an enumeration, each listed once, and the Rust names those whose
+/// own name is taken must say (`rust_name`): `a-b` beside `a_b` gives `AB` and `AB2`. A
+/// document's `x-enum-varnames` (openapi-generator's, one name per value; apigen's
+/// openapi.json writes it) gives the names wanted. `UnknownVariant` stays free, so the
+/// client's catch-all variant always has a name.
+fn enum_variant_names(values: &[Value], varnames: Option<&Value>) -> (Vec<Value>, BTreeMap<String, String>) {
+    let varnames = varnames.and_then(Value::as_array);
+    let mut taken: BTreeSet<String> = BTreeSet::from(["UnknownVariant".to_owned()]);
+    let mut listed = Vec::new();
+    let mut renamed = BTreeMap::new();
+    let mut seen = BTreeSet::new();
+    for (i, value) in values.iter().enumerate() {
+        let Some(value) = value.as_str() else { continue };
+        if !seen.insert(value) {
+            continue;
+        }
+        let own = sanitize(value, Case::Pascal);
+        let wanted = varnames.and_then(|names| names.get(i)).and_then(Value::as_str).map(variant_name);
+        let base = wanted.unwrap_or_else(|| own.clone());
+        let rust = (1..).map(|n| if n == 1 { base.clone() } else { format!("{base}{n}") });
+        let rust = rust.into_iter().find(|name| !taken.contains(name)).unwrap_or_default();
+        taken.insert(rust.clone());
+        if rust != own {
+            renamed.insert(value.to_owned(), rust);
+        }
+        listed.push(json!(value));
+    }
+    (listed, renamed)
+}
+
+/// A variant name from a document's own name for a value: as written when it is one (a
+/// capital, then letters, digits and `_`), else in Pascal case.
+fn variant_name(wanted: &str) -> String {
+    let mut chars = wanted.chars();
+    let variant_like = chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && wanted != "Self";
+    if variant_like { wanted.to_owned() } else { sanitize(wanted, Case::Pascal) }
 }
 
 /// The Rust name a field or parameter named `wire` can take in `taken` (not taken yet):

@@ -1,7 +1,8 @@
 //! What a schema becomes in the spec: a type expression, maybe an inline shape next to it, and
 //! the keys of the element holding it (description, constraints, default, sample, gaps).
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A type expression; `Object` and `Enum` are inline shapes declared next to it.
@@ -86,6 +87,8 @@ pub struct Typed {
     pub refuses_unknown: bool,
     /// Inline enumeration: values.
     pub enum_values: Option<Vec<Value>>,
+    /// Inline enumeration: the Rust names of the values whose own is taken, by value.
+    pub enum_renamed: BTreeMap<String, String>,
     /// Inline enumeration: open.
     pub open: Option<bool>,
     /// Constraints, in the format's keys.
@@ -134,7 +137,13 @@ impl Typed {
             Expr::List(inner) | Expr::Map(inner) => inner.as_ref().clone(),
             other => other.clone(),
         };
-        Typed { expr, enum_values: self.enum_values.clone(), open: self.open, ..Typed::default() }
+        Typed {
+            expr,
+            enum_values: self.enum_values.clone(),
+            enum_renamed: self.enum_renamed.clone(),
+            open: self.open,
+            ..Typed::default()
+        }
     }
 
     /// A type with nothing else.
@@ -151,6 +160,15 @@ impl Typed {
 
     /// The value keys of the element, in the order a person writes them; the shape keys
     /// (enum, fields) last, as they are the longest. `extra` keys go before the description.
+    /// An enumeration value as the spec lists it: the long form when it takes a Rust name of
+    /// its own.
+    fn enum_value(&self, value: &Value) -> Value {
+        match value.as_str().and_then(|v| self.enum_renamed.get(v)) {
+            Some(rust) => json!({"value": value, "rust_name": rust}),
+            None => value.clone(),
+        }
+    }
+
     pub fn node(&self, extra: Vec<(&str, Value)>) -> Map<String, Value> {
         let mut node = Map::new();
         if self.constant.is_none() {
@@ -194,7 +212,7 @@ impl Typed {
         if self.constant.is_none() {
             if let Some(values) = &self.enum_values {
                 node.insert("open".into(), Value::Bool(self.open.unwrap_or(false)));
-                node.insert("enum".into(), Value::Array(values.clone()));
+                node.insert("enum".into(), Value::Array(values.iter().map(|v| self.enum_value(v)).collect()));
             }
             if let Some(additional) = &self.additional {
                 node.insert("additional_properties".into(), Value::String(additional.clone()));

@@ -232,7 +232,9 @@ pub struct RawUnion {
 }
 
 /// An enumeration value: `admin` or `admin: what it means`; an integer (`2`, `2: high`)
-/// for an enumeration of integers.
+/// for an enumeration of integers; or, to give it a Rust name of its own, the long form
+/// `{value: a-b, rust_name: AB2, description: ...}` (two keys or more: a one-key map is always
+/// `value: meaning`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawEnumValue {
     /// The value as sent on the wire (an integer's decimal text).
@@ -241,14 +243,86 @@ pub struct RawEnumValue {
     pub integer: bool,
     /// What it means.
     pub description: Option<String>,
+    /// The Rust variant name, when the value's own would collide (`a-b` beside `a_b`).
+    pub rust_name: Option<String>,
 }
 
-/// The key of a `value: meaning` pair: a string or an integer.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum RawEnumKey {
+/// A key or value inside an enumeration value's map: a string or an integer.
+enum RawEnumScalar {
     Integer(i64),
     Text(String),
+}
+
+impl RawEnumScalar {
+    fn into_value(self) -> (String, bool) {
+        match self {
+            RawEnumScalar::Integer(value) => (value.to_string(), true),
+            RawEnumScalar::Text(value) => (value, false),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RawEnumScalar {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ScalarVisitor;
+        impl Visitor<'_> for ScalarVisitor {
+            type Value = RawEnumScalar;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string or an integer")
+            }
+            fn visit_str<E: de::Error>(self, value: &str) -> Result<RawEnumScalar, E> {
+                Ok(RawEnumScalar::Text(value.to_owned()))
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawEnumScalar, E> {
+                Ok(RawEnumScalar::Integer(value))
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawEnumScalar, E> {
+                i64::try_from(value)
+                    .map(RawEnumScalar::Integer)
+                    .map_err(|_| E::custom(format!("enumeration value {value} is larger than a 64-bit integer")))
+            }
+        }
+        deserializer.deserialize_any(ScalarVisitor)
+    }
+}
+
+/// The long form's keys.
+const LONG_FORM_KEYS: &[&str] = &["value", "rust_name", "description"];
+
+impl RawEnumValue {
+    /// The long form, from its entries (two or more).
+    fn long_form<E: de::Error>(entries: Vec<(RawEnumScalar, RawEnumScalar)>) -> Result<Self, E> {
+        let mut parsed = RawEnumValue { value: String::new(), integer: false, description: None, rust_name: None };
+        let mut has_value = false;
+        for (key, value) in entries {
+            let RawEnumScalar::Text(key) = key else {
+                return Err(E::custom(
+                    "an enumeration value is one `value: meaning` pair; put each value in its own list item",
+                ));
+            };
+            match (key.as_str(), value) {
+                ("value", value) => {
+                    (parsed.value, parsed.integer) = value.into_value();
+                    has_value = true;
+                }
+                ("rust_name", RawEnumScalar::Text(name)) => parsed.rust_name = Some(name),
+                ("description", value) => parsed.description = Some(value.into_value().0),
+                ("rust_name", RawEnumScalar::Integer(_)) => {
+                    return Err(E::custom("`rust_name` of an enumeration value is a name"));
+                }
+                (other, _) => {
+                    return Err(E::custom(format!(
+                        "`{other}` is not a key of an enumeration value's long form ({}); a one-key map is `value: meaning`, and each value is its own list item",
+                        LONG_FORM_KEYS.join(", ")
+                    )));
+                }
+            }
+        }
+        if !has_value {
+            return Err(E::custom("the long form of an enumeration value needs `value`"));
+        }
+        Ok(parsed)
+    }
 }
 
 impl<'de> Deserialize<'de> for RawEnumValue {
@@ -260,10 +334,10 @@ impl<'de> Deserialize<'de> for RawEnumValue {
                 f.write_str("a value (`admin`) or a value with its meaning (`admin: what it means`)")
             }
             fn visit_str<E: de::Error>(self, value: &str) -> Result<RawEnumValue, E> {
-                Ok(RawEnumValue { value: value.to_owned(), integer: false, description: None })
+                Ok(RawEnumValue { value: value.to_owned(), integer: false, description: None, rust_name: None })
             }
             fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawEnumValue, E> {
-                Ok(RawEnumValue { value: value.to_string(), integer: true, description: None })
+                Ok(RawEnumValue { value: value.to_string(), integer: true, description: None, rust_name: None })
             }
             fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawEnumValue, E> {
                 match i64::try_from(value) {
@@ -275,19 +349,19 @@ impl<'de> Deserialize<'de> for RawEnumValue {
                 Err(E::custom(format!("enumeration value `{value}` is a YAML boolean; quote it: \"{value}\"")))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawEnumValue, A::Error> {
-                let Some((key, description)) = map.next_entry::<RawEnumKey, String>()? else {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<RawEnumScalar, RawEnumScalar>()? {
+                    entries.push(entry);
+                }
+                if entries.len() > 1 {
+                    return RawEnumValue::long_form(entries);
+                }
+                let Some((key, description)) = entries.pop() else {
                     return Err(de::Error::custom("an enumeration value needs a name"));
                 };
-                let (value, integer) = match key {
-                    RawEnumKey::Integer(value) => (value.to_string(), true),
-                    RawEnumKey::Text(value) => (value, false),
-                };
-                if map.next_key::<de::IgnoredAny>()?.is_some() {
-                    return Err(de::Error::custom(
-                        "an enumeration value is one `value: meaning` pair; put each value in its own list item",
-                    ));
-                }
-                Ok(RawEnumValue { value, integer, description: Some(description) })
+                let (value, integer) = key.into_value();
+                let description = Some(description.into_value().0);
+                Ok(RawEnumValue { value, integer, description, rust_name: None })
             }
         }
         deserializer.deserialize_any(EnumValueVisitor)

@@ -625,15 +625,37 @@ impl Lowerer<'_> {
                 continue;
             }
             seen.insert(&value.value, i);
-            let rust = match value.value.strip_prefix('-') {
+            let rust = match (&value.rust_name, value.value.strip_prefix('-')) {
+                (Some(name), _) => self.enum_rust_name(name, &value_at),
                 // `N2` for 2 (as any name starting with a digit), `Minus2` for -2.
-                Some(magnitude) if integer => format!("Minus{magnitude}"),
-                _ => sanitize(&value.value, Case::Pascal),
+                (None, Some(magnitude)) if integer => format!("Minus{magnitude}"),
+                (None, _) => sanitize(&value.value, Case::Pascal),
             };
             scope.claim(&rust, &format!("value `{}`", value.value), &value_at, self.diags);
-            lowered.push(EnumValue { wire: value.value.clone(), rust, description: value.description.clone() });
+            lowered.push(EnumValue {
+                wire: value.value.clone(),
+                rust,
+                renamed: value.rust_name.is_some(),
+                description: value.description.clone(),
+            });
         }
         Some(Enum { values: lowered, open, fallback: fallback_name(&scope), integer })
+    }
+
+    /// An enumeration value's own `rust_name`: a variant name as written (a capital letter,
+    /// then letters, digits and `_`), since it exists to tell apart names the wire values share.
+    fn enum_rust_name(&mut self, name: &str, at: &Location) -> String {
+        let mut chars = name.chars();
+        let variant_like = chars.next().is_some_and(|c| c.is_ascii_uppercase())
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && name != "Self";
+        if !variant_like {
+            self.diags.error(at.clone(), format!("`rust_name: {name}` is not a Rust variant name")).hint(format!(
+                "write a capital letter, then letters, digits and `_`: `{}`",
+                sanitize(name, Case::Pascal)
+            ));
+        }
+        name.to_owned()
     }
 
     pub(super) fn lower_union(&mut self, name: &str, raw: &RawUnion, origin: &Origin) -> Union {

@@ -485,6 +485,8 @@ pub struct EnumValue {
     pub wire: String,
     /// Rust variant name.
     pub rust: String,
+    /// The spec gave the Rust name (`rust_name`), as the wire value's own is taken.
+    pub renamed: bool,
     /// What it means.
     pub description: Option<String>,
 }

@@ -242,7 +242,7 @@ impl Scope {
                         at.clone(),
                         format!("{element} becomes the Rust name `{rust}`, already taken by {first}{place}"),
                     )
-                    .hint("rename one of them in the spec (a field, parameter or response header whose wire name is fixed takes `rust_name`; an inline type `type_name`)");
+                    .hint("rename one of them in the spec (a field, parameter, response header or enumeration value whose wire name is fixed takes `rust_name`; an inline type `type_name`)");
                 false
             }
         }
@@ -376,7 +376,7 @@ mod tests {
         assert!(!scope.claim("foo_bar", "field `foo_bar`", &second, &mut diags));
         assert_eq!(
             diags.render(),
-            "error: spec/a.yaml:4: field `foo_bar` becomes the Rust name `foo_bar`, already taken by field `fooBar` at spec/a.yaml:3\n  hint: rename one of them in the spec (a field, parameter or response header whose wire name is fixed takes `rust_name`; an inline type `type_name`)\n1 error(s), 0 warning(s)\n"
+            "error: spec/a.yaml:4: field `foo_bar` becomes the Rust name `foo_bar`, already taken by field `fooBar` at spec/a.yaml:3\n  hint: rename one of them in the spec (a field, parameter, response header or enumeration value whose wire name is fixed takes `rust_name`; an inline type `type_name`)\n1 error(s), 0 warning(s)\n"
         );
     }
 }
