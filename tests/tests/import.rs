@@ -850,6 +850,48 @@ fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
 }
 
 #[test]
+fn a_body_of_a_shape_the_format_cannot_type_is_sampled_with_the_documents_example() {
+    // GitHub's `issues/add-labels`: an object or a list, of names or of objects. A made-up
+    // `{"key": "value"}` fits two object variants, which `oneOf` refuses.
+    let labels = serde_json::json!({"oneOf": [
+        {"type": "object", "properties": {"labels": {"type": "array", "items": {"type": "string"}}}},
+        {"type": "array", "items": {"type": "string"}},
+        {"type": "object", "properties": {"labels": {"type": "array",
+            "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}}}
+    ]});
+    let op = |id: &str, content: serde_json::Value| {
+        serde_json::json!({"operationId": id, "requestBody": {"content": {"application/json": content}},
+            "responses": {"204": {"description": "done"}}})
+    };
+    let example = serde_json::json!({"$ref": "#/components/examples/labels"});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Labels", "version": "1"},
+        "paths": {
+            "/add": {"post": op("addLabels", serde_json::json!({"schema": labels, "examples": {"default": example}}))},
+            "/set": {"put": op("setLabels", serde_json::json!({"schema": labels, "example": ["bug"]}))},
+            "/other": {"put": op("putOther", serde_json::json!({"schema": labels}))},
+            "/meta": {"put": op("putMeta", serde_json::json!({"schema": {"$ref": "#/components/schemas/Meta"}}))}
+        },
+        "components": {
+            "examples": {"labels": {"value": {"labels": ["bug", "enhancement"]}}},
+            // A field of any JSON keeps its example too.
+            "schemas": {"Meta": {"type": "object", "properties": {"extra": {"example": {"a": [1]}}}}}
+        }
+    });
+    let imported = apigen::import::import(&doc, "labels.json").unwrap();
+    let api = lint_imported(&imported, "a json body with a sample does not lint");
+    let sample = |name: &str| {
+        let op = api.operations.iter().find(|op| op.name == name).unwrap();
+        apigen::model::sample::of_body(&api, op).unwrap()
+    };
+    assert_eq!(sample("addLabels"), serde_json::json!({"labels": ["bug", "enhancement"]}));
+    assert_eq!(sample("setLabels"), serde_json::json!(["bug"]));
+    assert_eq!(sample("putOther"), serde_json::json!({"key": "value"}), "no example: made up");
+    assert_eq!(sample("putMeta"), serde_json::json!({"extra": {"a": [1]}}));
+}
+
+#[test]
 fn a_required_authorization_header_parameter_is_the_operations_credential() {
     let (dir, report, api) = import("fixtures/openapi/authorization-param-3.0.json");
     assert_eq!(report.summary.kept, 2);

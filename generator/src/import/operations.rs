@@ -1323,6 +1323,12 @@ impl Importer<'_> {
             typed.description = Some(description.to_owned());
         }
         let mut extra = if required { vec![] } else { vec![("optional", json!(true))] };
+        // Kept aside until every type is settled: a body whose type ends up `json` (a shape the
+        // format cannot type) is sampled with it (`Importer::settle_body_samples`).
+        let example = content.and_then(|c| c.get(media)).and_then(|entry| media_example(doc, entry));
+        if let Some(example) = example.or_else(|| schema.get("example").cloned()) {
+            extra.push((super::settle::BODY_EXAMPLE, example));
+        }
         // The same schema also taken as a form, without files (the JSON value has none):
         // urlencoded, nested values in brackets; multipart, of scalars only (OpenAPI sends a
         // nested value as a JSON part, which the format does not read). Every such media
@@ -2002,6 +2008,16 @@ fn untagged_group(path: &str) -> &str {
         lower == "api" || numbered || segment.starts_with(|c: char| c.is_ascii_digit())
     };
     literal.iter().find(|s| !version(s)).or(literal.first()).copied().unwrap_or("default")
+}
+
+/// The example a media type gives: its `example`, else the value of its first `examples` entry
+/// (a reference followed; an `externalValue` is not fetched).
+fn media_example(doc: &Value, entry: &Value) -> Option<Value> {
+    if let Some(example) = entry.get("example") {
+        return Some(example.clone());
+    }
+    let (_, first) = entry.get("examples")?.as_object()?.iter().next()?;
+    refs::lookup_value(doc, first)?.get("value").cloned()
 }
 
 /// A parameter's enumeration of booleans (discourse's `enum: [true]`) as the enumeration of

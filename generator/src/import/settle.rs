@@ -9,6 +9,9 @@ use crate::model::names::{Case, sanitize};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The key a request body's node holds the document's example under until types are settled.
+pub(super) const BODY_EXAMPLE: &str = "x-example";
+
 /// What JSON an untagged variant accepts while a union chooses (as `lower` reads it).
 enum Shape {
     String(Option<BTreeSet<String>>),
@@ -30,6 +33,20 @@ impl Importer<'_> {
             }
         }
         self.settle_finite();
+        self.settle_body_samples();
+    }
+
+    /// A request body whose type ended up `json` takes the document's example as its sample: a
+    /// made-up object may fit none of the variants of its `oneOf`, or several. Other bodies
+    /// are sampled from their types' fields.
+    fn settle_body_samples(&mut self) {
+        for op in &mut self.operations {
+            let Some(Value::Object(body)) = op.node.get_mut("body") else { continue };
+            let Some(example) = body.shift_remove(BODY_EXAMPLE) else { continue };
+            if body.get("type").and_then(Value::as_str) == Some("json") {
+                body.insert("sample".into(), example);
+            }
+        }
     }
 
     /// Unions with a discriminator whose variants can carry its tag become tagged.
@@ -401,7 +418,7 @@ fn rewrite_map(node: &mut Map<String, Value>, failed: &BTreeMap<String, String>)
     for (key, value) in node.iter_mut() {
         match (key.as_str(), value) {
             // A convention's `items` is a JSON pointer, not a type.
-            ("sample" | "default" | "enum" | "const" | "pagination", _) => {}
+            ("sample" | "default" | "enum" | "const" | "pagination" | BODY_EXAMPLE, _) => {}
             ("type" | "additional_properties" | "items", Value::String(expr)) => *expr = rewrite_expr(expr, failed),
             ("variants", Value::Array(list)) => {
                 for v in list.iter_mut() {

@@ -149,13 +149,7 @@ impl Lowerer<'_> {
             description: raw.description.clone(),
             source: raw.source.clone(),
             params,
-            body: body.map(|(ty, optional, media_types, brackets)| Body {
-                brackets,
-                ty,
-                media_types,
-                optional,
-                description: raw.body.as_ref().and_then(|b| b.description.clone()),
-            }),
+            body,
             response,
             pagination: paged.then_some(pagination),
             errors,
@@ -400,7 +394,7 @@ impl Lowerer<'_> {
         raw: &RawField,
         method: Option<Method>,
         origin: &Origin,
-    ) -> Option<(TypeRef, bool, Vec<String>, bool)> {
+    ) -> Option<Body> {
         self.reject_misplaced(raw, Role::Body, origin);
         if let Some(method @ (Method::Get | Method::Head)) = method {
             let at = self.at(origin);
@@ -425,7 +419,15 @@ impl Lowerer<'_> {
         self.use_gaps(&raw.gaps, &format!("the body of `{op}`"), origin);
         let media_types = self.lower_media_types(raw.media_type.as_ref(), Some(&ty), false, origin);
         let brackets = self.lower_body_style(raw, &ty, &media_types, op, origin);
-        Some((ty, raw.optional, media_types, brackets))
+        Some(Body {
+            brackets,
+            optional: raw.optional,
+            media_types,
+            description: raw.description.clone(),
+            // Only a `json` body takes one (checked by `reject_misplaced`): no fields to hold it.
+            sample: raw.sample.clone().filter(|_| ty == TypeRef::Json),
+            ty,
+        })
     }
 
     /// A form body's `style`: `deepObject` sends every list of the form in brackets with

@@ -412,13 +412,15 @@ impl Lowerer<'_> {
             }
         }
         if role == Role::Body {
-            let value_keys = [("default", raw.default.is_some()), ("sample", raw.sample.is_some())];
+            // A body of any JSON (`json`) has no fields to hold a sample: it takes one itself.
+            let any_json = raw.ty.as_deref() == Some("json");
+            let value_keys = [("default", raw.default.is_some()), ("sample", raw.sample.is_some() && !any_json)];
             for (key, present) in value_keys {
                 if present {
                     let at = self.at(&origin.key(key));
                     self.diags
                         .error(at, format!("`{key}` is not allowed on a request body"))
-                        .hint("put it on the fields of the body type");
+                        .hint("put it on the fields of the body type (a body of type `json` takes a `sample`)");
                 }
             }
         }

@@ -83,7 +83,8 @@ pub fn of_response_header(api: &Api, header: &super::ResponseHeader) -> Value {
 
 /// A sample request body of an operation, when it takes one.
 pub fn of_body(api: &Api, op: &Operation) -> Option<Value> {
-    op.body.as_ref().map(|body| of_ref(api, &body.ty, &Constraints::default(), "body"))
+    let body = op.body.as_ref()?;
+    Some(body.sample.clone().unwrap_or_else(|| of_ref(api, &body.ty, &Constraints::default(), "body")))
 }
 
 /// A sample success body of an operation: pages hold one item and a `next` cursor.
