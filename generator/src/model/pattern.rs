@@ -9,16 +9,34 @@
 pub fn sample(pattern: &str, min: usize, max: usize) -> Option<String> {
     let regex = regex_lite::Regex::new(pattern).ok()?;
     let nodes = Parser { chars: pattern.chars().collect(), at: 0 }.alternatives()?;
-    // The shortest walk first; then every repetition stretched until the length fits.
-    for extra in [0, 1, 2, 4, 8, 16, 32, 64] {
+    let walk = |extra: usize| {
         let mut out = String::new();
         write(&nodes, extra, &mut out);
-        let length = out.chars().count();
-        if length >= min && length <= max && regex.is_match(&out) {
-            return Some(out);
+        out
+    };
+    let length = |extra: usize| walk(extra).chars().count();
+    // The walk grows with `extra` (each open repetition written that many times more): the
+    // least `extra` reaching `min`, found by doubling then halving (`[0-9a-f]+` of exactly 40
+    // characters is extra 39), then a few more in case the engine refuses the first walk.
+    let mut high = 0;
+    while length(high) < min {
+        if high > max {
+            return None; // no open repetition, or not one that reaches `min`
         }
-        if length > max {
+        high = (high * 2).max(1);
+    }
+    let mut low = high / 2;
+    while low < high {
+        let middle = (low + high) / 2;
+        if length(middle) < min { low = middle + 1 } else { high = middle }
+    }
+    for extra in high..high + 8 {
+        let out = walk(extra);
+        if out.chars().count() > max {
             break;
+        }
+        if regex.is_match(&out) {
+            return Some(out);
         }
     }
     None
@@ -240,7 +258,9 @@ mod tests {
             ("^[^/]+$", 0, 100, "a"),
             (r"^\w+@\w+\.com$", 0, 100, "a@a.com"),
             ("^[A-Z]{2}$", 0, 100, "AA"),
-            ("x*", 3, 10, "xxxx"),
+            ("x*", 3, 10, "xxx"),
+            // GitHub's commit SHA: a repetition stretched to a length the doubling skips.
+            ("^[0-9a-fA-F]+$", 40, 40, "0000000000000000000000000000000000000000"),
             ("^(?:v|V)[0-9]+(?:\\.[0-9]+)*$", 0, 100, "v0"),
             ("^[+-]?[0-9]+$", 0, 100, "0"),
         ];
