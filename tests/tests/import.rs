@@ -876,7 +876,11 @@ fn a_body_of_a_shape_the_format_cannot_type_is_sampled_with_the_documents_exampl
         "components": {
             "examples": {"labels": {"value": {"labels": ["bug", "enhancement"]}}},
             // A field of any JSON keeps its example too.
-            "schemas": {"Meta": {"type": "object", "properties": {"extra": {"example": {"a": [1]}}}}}
+            "schemas": {"Meta": {"type": "object", "properties": {"extra": {"example": {"a": [1]}},
+                // GitHub's gist files: a map of a union that turns out `json` once settled.
+                "files": {"type": "object", "example": {"a.rb": {"content": "x"}}, "additionalProperties": {
+                    "type": "object", "properties": {"content": {"type": "string"}},
+                    "anyOf": [{"required": ["content"]}, {"maxProperties": 0, "type": "object"}]}}}}}
         }
     });
     let imported = apigen::import::import(&doc, "labels.json").unwrap();
@@ -888,7 +892,8 @@ fn a_body_of_a_shape_the_format_cannot_type_is_sampled_with_the_documents_exampl
     assert_eq!(sample("addLabels"), serde_json::json!({"labels": ["bug", "enhancement"]}));
     assert_eq!(sample("setLabels"), serde_json::json!(["bug"]));
     assert_eq!(sample("putOther"), serde_json::json!({"key": "value"}), "no example: made up");
-    assert_eq!(sample("putMeta"), serde_json::json!({"extra": {"a": [1]}}));
+    assert_eq!(sample("putMeta"), serde_json::json!({"extra": {"a": [1]}, "files": {"a.rb": {"content": "x"}}}));
+    assert!(!imported.summary.line().contains("examples"), "{}", imported.summary.line());
 }
 
 #[test]

@@ -1324,10 +1324,10 @@ impl Importer<'_> {
         }
         let mut extra = if required { vec![] } else { vec![("optional", json!(true))] };
         // Kept aside until every type is settled: a body whose type ends up `json` (a shape the
-        // format cannot type) is sampled with it (`Importer::settle_body_samples`).
+        // format cannot type) is sampled with it (`Importer::settle_pending_examples`).
         let example = content.and_then(|c| c.get(media)).and_then(|entry| media_example(doc, entry));
         if let Some(example) = example.or_else(|| schema.get("example").cloned()) {
-            extra.push((super::settle::BODY_EXAMPLE, example));
+            extra.push((super::settle::PENDING_EXAMPLE, super::settle::pending_example(example, None)));
         }
         // The same schema also taken as a form, without files (the JSON value has none):
         // urlencoded, nested values in brackets; multipart, of scalars only (OpenAPI sends a

@@ -1099,6 +1099,10 @@ impl Importer<'_> {
         if let Some(sample) = typed.sample.take() {
             if self.fits(&sample, typed) {
                 typed.sample = Some(sample);
+            } else if typed.expr.core().is_named() && (sample.is_object() || sample.is_array()) {
+                // A structured example of a named type may fit after all, once the type turns
+                // out `json` (a union whose variants overlap): decided when types are settled.
+                typed.pending_example = Some(super::settle::pending_example(sample, Some(&at.pointer)));
             } else {
                 typed.gap(self.gaps.note(gaps::EXAMPLE_DROPPED, &at.pointer));
             }

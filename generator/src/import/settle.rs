@@ -9,8 +9,8 @@ use crate::model::names::{Case, sanitize};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The key a request body's node holds the document's example under until types are settled.
-pub(super) const BODY_EXAMPLE: &str = "x-example";
+/// The key a node holds the document's example under until types are settled.
+pub(super) const PENDING_EXAMPLE: &str = "x-example";
 
 /// What JSON an untagged variant accepts while a union chooses (as `lower` reads it).
 enum Shape {
@@ -33,19 +33,22 @@ impl Importer<'_> {
             }
         }
         self.settle_finite();
-        self.settle_body_samples();
+        self.settle_pending_examples();
     }
 
-    /// A request body whose type ended up `json` takes the document's example as its sample: a
-    /// made-up object may fit none of the variants of its `oneOf`, or several. Other bodies
-    /// are sampled from their types' fields.
-    fn settle_body_samples(&mut self) {
+    /// A value whose type ended up `json` (a union whose variants overlap), or lists and maps
+    /// of it, takes the document's example kept aside as its sample: a made-up object may fit
+    /// none of the variants of its `oneOf`, or several. Elsewhere the example stays left out.
+    fn settle_pending_examples(&mut self) {
+        let gaps = &mut self.gaps;
+        for ty in self.types.values_mut() {
+            settle_examples(&mut ty.node, gaps);
+        }
         for op in &mut self.operations {
-            let Some(Value::Object(body)) = op.node.get_mut("body") else { continue };
-            let Some(example) = body.shift_remove(BODY_EXAMPLE) else { continue };
-            if body.get("type").and_then(Value::as_str) == Some("json") {
-                body.insert("sample".into(), example);
-            }
+            settle_examples(&mut op.node, gaps);
+        }
+        for (node, _) in self.shared.values_mut() {
+            settle_examples(node, gaps);
         }
     }
 
@@ -412,13 +415,62 @@ fn loosen_required(fields: &mut Map<String, Value>, finite: &BTreeSet<String>, g
     }
 }
 
+/// A document's example kept aside in a node until types are settled, with where it was
+/// (`None`: left out silently where it does not fit, as a request body's, whose type's fields
+/// have samples of their own).
+pub(super) fn pending_example(example: Value, pointer: Option<&str>) -> Value {
+    json!({ "at": pointer, "value": example })
+}
+
+/// Settles every pending example below `node` (see `Importer::settle_pending_examples`): a
+/// sample where the type is `json`, else left out as gap `examples`.
+fn settle_examples(node: &mut Map<String, Value>, gaps: &mut gaps::Gaps) {
+    if let Some(Value::Object(mut pending)) = node.shift_remove(PENDING_EXAMPLE) {
+        let example = pending.shift_remove("value").unwrap_or_default();
+        let expr = node.get("type").and_then(Value::as_str).unwrap_or_default();
+        if any_json_fits(expr, &example) {
+            node.insert("sample".into(), example);
+        } else if let Some(at) = pending.get("at").and_then(Value::as_str) {
+            add_gaps(node, &[gaps.note(gaps::EXAMPLE_DROPPED, at)]);
+        }
+    }
+    for (key, value) in node.iter_mut() {
+        match (key.as_str(), value) {
+            ("sample" | "default" | "enum" | "const", _) => {}
+            (_, Value::Object(inner)) => settle_examples(inner, gaps),
+            (_, Value::Array(list)) => {
+                for item in list {
+                    if let Value::Object(inner) = item {
+                        settle_examples(inner, gaps);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// True when `expr` is `json`, or lists and maps of it, and `value` has their shape.
+fn any_json_fits(expr: &str, value: &Value) -> bool {
+    if expr == "json" {
+        return true;
+    }
+    if let Some(inner) = expr.strip_prefix("list<").and_then(|e| e.strip_suffix('>')) {
+        return value.as_array().is_some_and(|items| items.iter().all(|item| any_json_fits(inner, item)));
+    }
+    if let Some(inner) = expr.strip_prefix("map<").and_then(|e| e.strip_suffix('>')) {
+        return value.as_object().is_some_and(|values| values.values().all(|v| any_json_fits(inner, v)));
+    }
+    false
+}
+
 /// Rewrites type expressions naming a failed type, in every mapping below `node` (samples,
 /// defaults and enumeration values are data and left alone).
 fn rewrite_map(node: &mut Map<String, Value>, failed: &BTreeMap<String, String>) {
     for (key, value) in node.iter_mut() {
         match (key.as_str(), value) {
             // A convention's `items` is a JSON pointer, not a type.
-            ("sample" | "default" | "enum" | "const" | "pagination" | BODY_EXAMPLE, _) => {}
+            ("sample" | "default" | "enum" | "const" | "pagination" | PENDING_EXAMPLE, _) => {}
             ("type" | "additional_properties" | "items", Value::String(expr)) => *expr = rewrite_expr(expr, failed),
             ("variants", Value::Array(list)) => {
                 for v in list.iter_mut() {

@@ -26,6 +26,19 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// The innermost type, inside lists and maps.
+    pub fn core(&self) -> &Expr {
+        match self {
+            Expr::List(inner) | Expr::Map(inner) => inner.core(),
+            other => other,
+        }
+    }
+
+    /// True for a type named by the spec.
+    pub fn is_named(&self) -> bool {
+        matches!(self, Expr::Named(_))
+    }
+
     /// Lists and maps around the innermost type.
     pub fn nesting(&self) -> usize {
         match self {
@@ -97,6 +110,9 @@ pub struct Typed {
     pub default: Option<Value>,
     /// Sample value.
     pub sample: Option<Value>,
+    /// A structured example kept aside until types are settled: the sample of a value whose
+    /// named type ends up `json` (`settle::PENDING_EXAMPLE`).
+    pub pending_example: Option<Value>,
     /// A string constant.
     pub constant: Option<String>,
     /// What it means.
@@ -199,6 +215,9 @@ impl Typed {
         }
         if let Some(sample) = &self.sample {
             node.insert("sample".into(), sample.clone());
+        }
+        if let Some(example) = &self.pending_example {
+            node.insert(super::settle::PENDING_EXAMPLE.into(), example.clone());
         }
         if let Some(constant) = &self.constant {
             node.insert("const".into(), Value::String(constant.clone()));
