@@ -850,7 +850,7 @@ fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
 }
 
 #[test]
-fn a_body_of_a_shape_the_format_cannot_type_is_sampled_with_the_documents_example() {
+fn a_body_of_a_shape_the_format_cannot_type_is_sampled_with_the_documents_example_both_ways() {
     // GitHub's `issues/add-labels`: an object or a list, of names or of objects. A made-up
     // `{"key": "value"}` fits two object variants, which `oneOf` refuses.
     let labels = serde_json::json!({"oneOf": [
@@ -871,7 +871,10 @@ fn a_body_of_a_shape_the_format_cannot_type_is_sampled_with_the_documents_exampl
             "/add": {"post": op("addLabels", serde_json::json!({"schema": labels, "examples": {"default": example}}))},
             "/set": {"put": op("setLabels", serde_json::json!({"schema": labels, "example": ["bug"]}))},
             "/other": {"put": op("putOther", serde_json::json!({"schema": labels}))},
-            "/meta": {"put": op("putMeta", serde_json::json!({"schema": {"$ref": "#/components/schemas/Meta"}}))}
+            "/meta": {"put": op("putMeta", serde_json::json!({"schema": {"$ref": "#/components/schemas/Meta"}}))},
+            // A response of that shape: the mock answers the document's example.
+            "/labels": {"get": {"operationId": "getLabels", "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": labels, "example": ["wontfix"]}}}}}}
         },
         "components": {
             "examples": {"labels": {"value": {"labels": ["bug", "enhancement"]}}},
@@ -894,6 +897,8 @@ fn a_body_of_a_shape_the_format_cannot_type_is_sampled_with_the_documents_exampl
     assert_eq!(sample("putOther"), serde_json::json!({"key": "value"}), "no example: made up");
     assert_eq!(sample("putMeta"), serde_json::json!({"extra": {"a": [1]}, "files": {"a.rb": {"content": "x"}}}));
     assert!(!imported.summary.line().contains("examples"), "{}", imported.summary.line());
+    let get = api.operations.iter().find(|op| op.name == "getLabels").unwrap();
+    assert_eq!(apigen::model::sample::of_response(&api, get), Some(serde_json::json!(["wontfix"])));
 }
 
 #[test]

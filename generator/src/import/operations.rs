@@ -1567,6 +1567,16 @@ impl Importer<'_> {
                     Some(keys) => response.extend(keys),
                     None => self.success_body(response, &schema, cx.op_type, cx.paginated, &pointer),
                 }
+                // Kept aside until types are settled: a body that ends up `json` is sampled
+                // with the document's example (`Importer::settle_pending_examples`).
+                let content = resolved.get("content").and_then(Value::as_object);
+                let entry = content.and_then(json_media).and_then(|(media, _)| content?.get(media));
+                if response.contains_key("type")
+                    && let Some(example) = entry.and_then(|entry| media_example(self.doc, entry))
+                {
+                    response
+                        .insert(super::settle::PENDING_EXAMPLE.into(), super::settle::pending_example(example, None));
+                }
                 if let Some(media) = json_media_named(&resolved) {
                     response.insert("media_type".into(), json!(media));
                 }

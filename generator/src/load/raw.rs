@@ -651,6 +651,8 @@ pub struct RawResponse {
     /// Gaps this response depends on (a success code the documents leave as "—").
     #[serde(default)]
     pub gaps: Vec<String>,
+    /// A sample body, for a body of any JSON (`type: json`), which has no fields to hold one.
+    pub sample: Option<serde_json::Value>,
 }
 
 /// An entry of `response.also`: a status with the same body, or a response of its own.

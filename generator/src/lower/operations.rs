@@ -501,7 +501,14 @@ impl Lowerer<'_> {
                 .error(self.at(&origin.key("nullable")), "only a JSON body of one kind may be `nullable`")
                 .hint("`nullable: true` says the JSON body may be `null`: drop it from a page, text, bytes or a response with statuses of their own");
         }
+        let any_json = matches!(body, ResponseBody::Value(TypeRef::Json));
+        if raw.sample.is_some() && !any_json {
+            self.diags
+                .error(self.at(&origin.key("sample")), "`sample` is not allowed on this response")
+                .hint("a response of type `json` takes a `sample`; others are sampled from their type's fields");
+        }
         Some(Response {
+            sample: raw.sample.clone().filter(|_| any_json),
             status: raw.status,
             also,
             description: raw.description.clone(),

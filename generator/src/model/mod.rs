@@ -938,6 +938,9 @@ pub struct Response {
     /// The JSON body may be `null` (OpenAPI's nullable root): the handler returns, and the
     /// client receives, an `Option` of the body's type.
     pub nullable: bool,
+    /// A sample the spec gives, for a `json` body (one of any shape, which has no fields to
+    /// hold samples): the document's own example of a shape the format cannot type.
+    pub sample: Option<serde_json::Value>,
 }
 
 /// A success status with a body of its own.

@@ -91,7 +91,9 @@ pub fn of_body(api: &Api, op: &Operation) -> Option<Value> {
 pub fn of_response(api: &Api, op: &Operation) -> Option<Value> {
     match &op.response.body {
         ResponseBody::Empty => None,
-        ResponseBody::Value(ty) => Some(of_ref(api, ty, &Constraints::default(), "response")),
+        ResponseBody::Value(ty) => {
+            Some(op.response.sample.clone().unwrap_or_else(|| of_ref(api, ty, &Constraints::default(), "response")))
+        }
         ResponseBody::Page { envelope: Some(envelope), .. } => Some(of_type(api, envelope)),
         ResponseBody::Page { item, envelope: None } if op.pagination.as_ref().is_some_and(|p| !p.is_standard()) => {
             Some(json!([of_ref(api, item, &Constraints::default(), "item")]))
