@@ -89,6 +89,12 @@ async fn the_sample_mock_answers_the_specs_sample_and_an_optional_body_may_be_le
         .await
         .unwrap();
     assert_eq!(null.status(), 400, "{:?}", null.text().await);
+    // Lists and maps of any JSON are answered empty: a made-up item may fit none of the shapes
+    // a document gives them (GitHub's `protection_rules`, an `anyOf` of objects).
+    let answer = http.get(format!("{base}/v1/everything/n/2/0.5?q=q&qNum=1.5")).bearer_auth("t").send().await;
+    let answer: serde_json::Value = serde_json::from_str(&answer.unwrap().text().await.unwrap()).unwrap();
+    assert_eq!((&answer["JsonList"], &answer["JsonMap"]), (&serde_json::json!([]), &serde_json::json!({})));
+    assert_eq!(answer["jsonRequired"], serde_json::json!({"key": "value"}), "any JSON alone is still sampled");
     let files = serve(files_server::router(files_server::mock::samples())).await;
     let http = apigen_runtime::client::http_client_builder().build().unwrap();
     let charge = http

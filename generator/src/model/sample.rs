@@ -96,7 +96,7 @@ pub fn of_response(api: &Api, op: &Operation) -> Option<Value> {
         }
         ResponseBody::Page { envelope: Some(envelope), .. } => Some(of_type(api, envelope)),
         ResponseBody::Page { item, envelope: None } if op.pagination.as_ref().is_some_and(|p| !p.is_standard()) => {
-            Some(json!([of_ref(api, item, &Constraints::default(), "item")]))
+            Some(of_ref(api, &TypeRef::List(Box::new(item.clone())), &Constraints::default(), "item"))
         }
         ResponseBody::Page { item, envelope: None } => Some(json!({
             "next": { "page": "page_2" },
@@ -182,7 +182,9 @@ impl Sampler<'_> {
             TypeRef::List(inner) => {
                 let count = match (c.exact_items, c.min_items, c.max_items) {
                     (Some(exact), _, _) => exact,
-                    _ if depth >= MAX_DEPTH => c.min_items.unwrap_or(0),
+                    // Items of any JSON: a made-up item may fit none of the shapes the document
+                    // gives them (`anyOf` of objects with required fields); no item fits all.
+                    _ if depth >= MAX_DEPTH || **inner == TypeRef::Json => c.min_items.unwrap_or(0),
                     (None, min, max) => min.unwrap_or(1).max(1).min(max.unwrap_or(u64::MAX)),
                 }
                 .min(MAX_ITEMS); // lowering asks for a sample above this
@@ -194,7 +196,8 @@ impl Sampler<'_> {
             }
             TypeRef::Map(inner) => {
                 let mut map = Map::new();
-                if depth < MAX_DEPTH {
+                // Values of any JSON: none, as for a list of them.
+                if depth < MAX_DEPTH && **inner != TypeRef::Json {
                     map.insert("key".into(), self.value(inner, &Constraints::default(), hint, depth + 1));
                 }
                 Value::Object(map)
