@@ -31,8 +31,9 @@
 # Left out of the rate, each counted: answers Prism flags against the document itself,
 # operations it cannot route (path keys holding a fragment, a required query parameter named
 # with brackets), answers it cannot produce (a success response given only as a media range,
-# `*/*`, or a file without a schema), and one-item lists of a form it reads as a string
-# (report.py says why for each).
+# `*/*`, or a file without a schema), one-item lists of a form it reads as a string,
+# redirects to the document's example hosts (unreachable from here) and operations that list
+# no success response (report.py says why for each).
 #
 # The server (schemathesis): `router(mock::samples())` on loopback; `schemathesis run DOC`
 # with a sample credential for every scheme and the checks not_a_server_error,
@@ -40,7 +41,8 @@
 # response_schema_conformance, positive_data_acceptance and negative_data_rejection. An
 # operation passes when no check fails; a status the document never lists for a refusal the
 # router must make (400, 401, 404, 405, 406, 413, 415) is counted apart as the document's
-# own incompleteness.
+# own incompleteness; an operation every request of which was answered 401 or 403 fails
+# (`auth-refused`: nothing was judged).
 #
 # Prints one line per document and the rates, the failure classes with an example each, and
 # writes every call to $OUT/calls.tsv and every schemathesis verdict to $OUT/server.tsv (OUT

@@ -73,6 +73,8 @@ named gap, counted apart too, as is the document's own imprecision:
                      a request without it accepted (an absent `Accept` takes any answer), or
                      one with a value schemathesis made up from the parameter's schema refused
                      406 (schemathesis sends no other `Accept` the operation cannot answer).
+An operation schemathesis's log lists under "Authentication failed" (every request answered
+401 or 403) fails as `auth-refused`: no check judged it.
 Usage: server_verdicts.py DOC_NAME junit.xml [IMPORTED_API_YAML]"""
 import re
 import sys
@@ -124,6 +126,20 @@ def untyped_operations(api_yaml):
 
 
 untyped = untyped_operations(sys.argv[3] if len(sys.argv) > 3 else "")
+
+
+def refused_credentials(junit_path):
+    """The operations schemathesis's log lists under "Authentication failed": every request it
+    sent answered 401 or 403, so no other check judged anything (a vacuous pass)."""
+    try:
+        log = open(re.sub(r"\.junit\.xml$", ".schemathesis.log", junit_path)).read()
+    except OSError:
+        return set()
+    section = re.search(r"^Authentication failed:.*\n((?:\n|\d{3} .*\n|  - .*\n)*)", log, re.M)
+    return set(re.findall(r"^  - (.+)$", section.group(1), re.M)) if section else set()
+
+
+refused = refused_credentials(path)
 try:
     suites = ET.parse(path).getroot()
 except (OSError, ET.ParseError) as error:
@@ -252,6 +268,8 @@ for case in suites.iter("testcase"):
     failures = []
     for failure in list(case.iter("failure")) + list(case.iter("error")):
         failures += failures_of(failure.text or failure.get("message", ""), name) or [(failure.get("message", "error"), (failure.text or "")[:600])]
+    if name in refused:
+        failures.append(("auth-refused", "every request was answered 401 or 403: no check judged the operation"))
     ours = [f for f in failures if not f[0].startswith(("undocumented-refusal", "gap ", "document "))]
     gaps = [f for f in failures if f[0].startswith("gap ")]
     imprecise = [f for f in failures if f[0].startswith("document ")]
