@@ -58,16 +58,35 @@ def classify(kind, status, detail):
     return "other", f"{kind} {status}: {detail[:100]}"
 
 
+def load(path):
+    """The document at `path` as a mapping, `{}` when it cannot be read (each read once)."""
+    if path not in load.cache:
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            doc = {}
+        load.cache[path] = doc if isinstance(doc, dict) else {}
+    return load.cache[path]
+
+
+load.cache = {}
+
+
+def operations(doc):
+    """Every operation object of the document."""
+    for item in (doc.get("paths") or {}).values():
+        for op in item.values() if isinstance(item, dict) else []:
+            if isinstance(op, dict):
+                yield op
+
+
 def fragment_keyed(path):
     """True when the document's path keys hold a fragment (AWS's `/#X-Amz-Target=...`): no
     HTTP request carries a fragment, so Prism, which matches the key as a literal path, routes
     none of these operations (NO_PATH_MATCHED_ERROR for the `/` the service is called on, or
     NO_METHOD_MATCHED_ERROR where another key holds the same path without the fragment)."""
-    try:
-        with open(path) as f:
-            return any("#" in key for key in (json.load(f).get("paths") or {}))
-    except (OSError, ValueError, AttributeError):
-        return False
+    return any("#" in key for key in (load(path).get("paths") or {}))
 
 
 def resolve(doc, value):
@@ -87,19 +106,13 @@ def answers_a_range(path):
     (`*/*`): Prism cannot produce such a body (it answers 406 to `Accept: application/json`,
     "Unable to find content for application/json", and 500 NO_COMPLEX_OBJECT_TEXT, "Cannot
     serialise complex objects as text", to `Accept: */*`), whatever the client asks."""
-    try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError):
-        return False
-    for item in (doc.get("paths") or {}).values() if isinstance(doc, dict) else []:
-        operations = [op for op in item.values() if isinstance(op, dict)] if isinstance(item, dict) else []
-        for op in operations:
-            responses = op.get("responses") if isinstance(op.get("responses"), dict) else {}
-            for status, response in responses.items():
-                content = resolve(doc, response).get("content")
-                if str(status).startswith("2") and content and all("*" in media for media in content):
-                    return True
+    doc = load(path)
+    for op in operations(doc):
+        responses = op.get("responses") if isinstance(op.get("responses"), dict) else {}
+        for status, response in responses.items():
+            content = resolve(doc, response).get("content")
+            if str(status).startswith("2") and content and all("*" in media for media in content):
+                return True
     return False
 
 
@@ -108,21 +121,15 @@ def form_lists(path):
     bodies. OpenAPI's `form` style (exploded, the default) writes a one-item list as one key
     (`tags=a`), which Prism reads as a string and refuses ("must be array"): a form has no
     types, and only a repeated key tells Prism it holds a list."""
-    try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError):
-        return set()
-
+    doc = load(path)
     found = set()
-    for item in (doc.get("paths") or {}).values() if isinstance(doc, dict) else []:
-        for op in item.values() if isinstance(item, dict) else []:
-            body = resolve(doc, op.get("requestBody", {})) if isinstance(op, dict) else {}
-            for media, entry in (body.get("content") or {}).items():
-                if media.split(";")[0].strip() not in ("application/x-www-form-urlencoded", "multipart/form-data"):
-                    continue
-                properties = resolve(doc, (entry or {}).get("schema", {})).get("properties") or {}
-                found.update(name for name, prop in properties.items() if resolve(doc, prop).get("type") == "array")
+    for op in operations(doc):
+        body = resolve(doc, op.get("requestBody", {}))
+        for media, entry in (body.get("content") or {}).items():
+            if media.split(";")[0].strip() not in ("application/x-www-form-urlencoded", "multipart/form-data"):
+                continue
+            properties = resolve(doc, (entry or {}).get("schema", {})).get("properties") or {}
+            found.update(name for name, prop in properties.items() if resolve(doc, prop).get("type") == "array")
     return found
 
 
@@ -131,19 +138,13 @@ def without_success(path):
     no 3xx the client follows, no `default`): Kubernetes' `/logs/` lists only 401, GitHub's
     migration archives only a 302 without a `Location`. Prism answers the status listed, and
     no client call can succeed."""
-    try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError):
-        return set()
     found = set()
-    for item in (doc.get("paths") or {}).values() if isinstance(doc, dict) else []:
-        for op in item.values() if isinstance(item, dict) else []:
-            responses = op.get("responses") if isinstance(op, dict) else None
-            if not isinstance(responses, dict) or not isinstance(op.get("operationId"), str):
-                continue
-            if not any(str(s).startswith("2") or str(s) == "default" for s in responses):
-                found.add(canonical(op["operationId"]))
+    for op in operations(load(path)):
+        responses = op.get("responses")
+        if not isinstance(responses, dict) or not isinstance(op.get("operationId"), str):
+            continue
+        if not any(str(s).startswith("2") or str(s) == "default" for s in responses):
+            found.add(canonical(op["operationId"]))
     return found
 
 
