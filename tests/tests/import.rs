@@ -879,7 +879,11 @@ fn a_body_of_a_shape_the_format_cannot_type_is_sampled_with_the_documents_exampl
         "components": {
             "examples": {"labels": {"value": {"labels": ["bug", "enhancement"]}}},
             // A field of any JSON keeps its example too.
-            "schemas": {"Meta": {"type": "object", "properties": {"extra": {"example": {"a": [1]}},
+            // The object's own example gives the value of a field that ends up `json`, even one
+            // named like a key holding data (`default`).
+            "schemas": {"Meta": {"type": "object", "example": {"default": {"labels": ["x"]}}, "properties": {
+                "default": labels,
+                "extra": {"example": {"a": [1]}},
                 // GitHub's gist files: a map of a union that turns out `json` once settled.
                 "files": {"type": "object", "example": {"a.rb": {"content": "x"}}, "additionalProperties": {
                     "type": "object", "properties": {"content": {"type": "string"}},
@@ -895,7 +899,9 @@ fn a_body_of_a_shape_the_format_cannot_type_is_sampled_with_the_documents_exampl
     assert_eq!(sample("addLabels"), serde_json::json!({"labels": ["bug", "enhancement"]}));
     assert_eq!(sample("setLabels"), serde_json::json!(["bug"]));
     assert_eq!(sample("putOther"), serde_json::json!({"key": "value"}), "no example: made up");
-    assert_eq!(sample("putMeta"), serde_json::json!({"extra": {"a": [1]}, "files": {"a.rb": {"content": "x"}}}));
+    let meta =
+        serde_json::json!({"default": {"labels": ["x"]}, "extra": {"a": [1]}, "files": {"a.rb": {"content": "x"}}});
+    assert_eq!(sample("putMeta"), meta);
     assert!(!imported.summary.line().contains("examples"), "{}", imported.summary.line());
     let get = api.operations.iter().find(|op| op.name == "getLabels").unwrap();
     assert_eq!(apigen::model::sample::of_response(&api, get), Some(serde_json::json!(["wontfix"])));

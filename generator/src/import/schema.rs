@@ -863,6 +863,17 @@ impl Importer<'_> {
         for (wire, schema) in properties {
             let field_at = properties_at.below(wire, format!("{owner}{}", sanitize(wire, Case::Pascal)));
             let mut field = self.field(schema, required.contains(&wire.as_str()), &field_at);
+            // The object's example shows this field's value: kept for a field whose type turns
+            // out `json` once types are settled (sendgrid's `from`, an object requiring `email`
+            // without properties), which has no fields to sample from.
+            if !field.contains_key("sample")
+                && let Some(example) = map.get("example").and_then(|e| e.get(wire.as_str()))
+            {
+                field.insert(
+                    super::settle::PENDING_EXAMPLE.into(),
+                    super::settle::pending_example(example.clone(), None),
+                );
+            }
             let wanted = schema.get("x-rust-name").and_then(Value::as_str);
             if let Some(rust) = claim_rust_name(&mut taken, wire, wanted) {
                 field.insert("rust_name".into(), json!(rust));

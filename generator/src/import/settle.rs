@@ -436,6 +436,14 @@ fn settle_examples(node: &mut Map<String, Value>, gaps: &mut gaps::Gaps) {
     }
     for (key, value) in node.iter_mut() {
         match (key.as_str(), value) {
+            // Fields by name: a field may be named like a key that holds data (`default`).
+            ("fields", Value::Object(fields)) => {
+                for field in fields.values_mut() {
+                    if let Value::Object(field) = field {
+                        settle_examples(field, gaps);
+                    }
+                }
+            }
             ("sample" | "default" | "enum" | "const", _) => {}
             (_, Value::Object(inner)) => settle_examples(inner, gaps),
             (_, Value::Array(list)) => {
@@ -469,6 +477,14 @@ fn any_json_fits(expr: &str, value: &Value) -> bool {
 fn rewrite_map(node: &mut Map<String, Value>, failed: &BTreeMap<String, String>) {
     for (key, value) in node.iter_mut() {
         match (key.as_str(), value) {
+            // Fields by name: a field may be named like a key that holds data (`default`).
+            ("fields", Value::Object(fields)) => {
+                for field in fields.values_mut() {
+                    if let Value::Object(field) = field {
+                        rewrite_map(field, failed);
+                    }
+                }
+            }
             // A convention's `items` is a JSON pointer, not a type.
             ("sample" | "default" | "enum" | "const" | "pagination" | PENDING_EXAMPLE, _) => {}
             ("type" | "additional_properties" | "items", Value::String(expr)) => *expr = rewrite_expr(expr, failed),
