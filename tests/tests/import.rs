@@ -680,6 +680,33 @@ fn a_list_whose_items_have_constraints_the_format_cannot_keep_gets_a_sample_fitt
 }
 
 #[test]
+fn a_list_body_or_answer_whose_items_have_constraints_is_sampled_with_items_fitting_them() {
+    // sendgrid's `PUT /subusers/{name}/ips` takes a list of IPv4 addresses; GitHub's
+    // `GET /versions` answers a list of dates.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Ips", "version": "1"},
+        "paths": {"/ips": {
+            "put": {"operationId": "putIps",
+                "requestBody": {"content": {"application/json": {"schema": {"type": "array",
+                    "items": {"type": "string", "format": "ipv4"}}}}},
+                "responses": {"204": {"description": "done"}}},
+            "get": {"operationId": "getVersions",
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+                    "type": "array", "items": {"type": "string", "format": "date"}}}}}}}}}
+    });
+    let imported = apigen::import::import(&doc, "ips.json").unwrap();
+    let api = lint_imported(&imported, "the list samples do not lint");
+    let op = |name: &str| api.operations.iter().find(|op| op.name == name).unwrap();
+    let body = apigen::model::sample::of_body(&api, op("putIps")).unwrap();
+    let ip = body[0].as_str().unwrap();
+    assert!(ip.parse::<std::net::Ipv4Addr>().is_ok(), "{body}");
+    let answer = apigen::model::sample::of_response(&api, op("getVersions")).unwrap();
+    let date = answer[0].as_str().unwrap();
+    assert!(apigen_runtime::chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_ok(), "{answer}");
+}
+
+#[test]
 fn a_path_list_of_numbers_is_kept_as_a_list_whose_items_travel_comma_separated() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

@@ -1311,7 +1311,11 @@ impl Importer<'_> {
         }
         typed.constraints.clear();
         typed.default = None;
-        typed.sample = None;
+        // A list's or a map's sample stays (one item fitting the item constraints the format
+        // cannot keep); an object is sampled from its fields.
+        if !matches!(typed.expr, Expr::List(_) | Expr::Map(_)) {
+            typed.sample = None;
+        }
         typed.sensitive = false;
         if typed.constant.is_some() {
             typed.constant = None;
@@ -1625,8 +1629,14 @@ impl Importer<'_> {
             response.insert("fields".into(), Value::Object(typed.fields.unwrap_or_default()));
             return;
         }
+        // A list's or a map's sample (one item fitting the item constraints the format cannot
+        // keep) is what the mock answers.
+        let sample = typed.sample.clone().filter(|_| matches!(typed.expr, Expr::List(_) | Expr::Map(_)));
         let expr = self.complete(typed, pointer);
         response.insert("type".into(), json!(expr.to_string()));
+        if let Some(sample) = sample {
+            response.insert("sample".into(), sample);
+        }
     }
 
     /// A response's body: `None` without content, `Some(None)` when not JSON, else its schema.

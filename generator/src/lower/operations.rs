@@ -419,15 +419,18 @@ impl Lowerer<'_> {
         self.use_gaps(&raw.gaps, &format!("the body of `{op}`"), origin);
         let media_types = self.lower_media_types(raw.media_type.as_ref(), Some(&ty), false, origin);
         let brackets = self.lower_body_style(raw, &ty, &media_types, op, origin);
-        Some(Body {
-            brackets,
-            optional: raw.optional,
-            media_types,
-            description: raw.description.clone(),
-            // Only a `json` body takes one (checked by `reject_misplaced`): no fields to hold it.
-            sample: raw.sample.clone().filter(|_| ty == TypeRef::Json),
-            ty,
-        })
+        // Only a body of any JSON, a list or a map takes one (checked by `reject_misplaced`).
+        let sample = raw.sample.clone().filter(|_| raw.ty.as_deref().is_some_and(super::types::body_takes_sample));
+        if let Some(value) = &sample {
+            self.value_checks.push(super::ValueCheck {
+                value: value.clone(),
+                ty: ty.clone(),
+                constraints: Constraints::default(),
+                what: "sample",
+                at: self.at(&origin.key("sample")),
+            });
+        }
+        Some(Body { brackets, optional: raw.optional, media_types, description: raw.description.clone(), sample, ty })
     }
 
     /// A form body's `style`: `deepObject` sends every list of the form in brackets with
@@ -501,14 +504,24 @@ impl Lowerer<'_> {
                 .error(self.at(&origin.key("nullable")), "only a JSON body of one kind may be `nullable`")
                 .hint("`nullable: true` says the JSON body may be `null`: drop it from a page, text, bytes or a response with statuses of their own");
         }
-        let any_json = matches!(body, ResponseBody::Value(TypeRef::Json));
-        if raw.sample.is_some() && !any_json {
+        // Any JSON, a list or a map has no fields to hold a sample: the response takes one.
+        let unnamed = matches!(body, ResponseBody::Value(TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_)));
+        if raw.sample.is_some() && !unnamed {
             self.diags
                 .error(self.at(&origin.key("sample")), "`sample` is not allowed on this response")
-                .hint("a response of type `json` takes a `sample`; others are sampled from their type's fields");
+                .hint("a response of type `json`, a list or a map takes a `sample`; others are sampled from their type's fields");
+        }
+        if let (Some(value), ResponseBody::Value(ty)) = (raw.sample.as_ref().filter(|_| unnamed), &body) {
+            self.value_checks.push(super::ValueCheck {
+                value: value.clone(),
+                ty: ty.clone(),
+                constraints: Constraints::default(),
+                what: "sample",
+                at: self.at(&origin.key("sample")),
+            });
         }
         Some(Response {
-            sample: raw.sample.clone().filter(|_| any_json),
+            sample: raw.sample.clone().filter(|_| unnamed),
             status: raw.status,
             also,
             description: raw.description.clone(),

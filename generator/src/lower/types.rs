@@ -412,15 +412,16 @@ impl Lowerer<'_> {
             }
         }
         if role == Role::Body {
-            // A body of any JSON (`json`) has no fields to hold a sample: it takes one itself.
-            let any_json = raw.ty.as_deref() == Some("json");
-            let value_keys = [("default", raw.default.is_some()), ("sample", raw.sample.is_some() && !any_json)];
+            // A body of any JSON (`json`), a list or a map has no fields to hold a sample: it
+            // takes one itself.
+            let unnamed = raw.ty.as_deref().is_some_and(body_takes_sample);
+            let value_keys = [("default", raw.default.is_some()), ("sample", raw.sample.is_some() && !unnamed)];
             for (key, present) in value_keys {
                 if present {
                     let at = self.at(&origin.key(key));
                     self.diags
                         .error(at, format!("`{key}` is not allowed on a request body"))
-                        .hint("put it on the fields of the body type (a body of type `json` takes a `sample`)");
+                        .hint("put it on the fields of the body type (a body of type `json`, a list or a map takes a `sample`)");
                 }
             }
         }
@@ -859,6 +860,12 @@ impl Lowerer<'_> {
             self.gap_uses.push(GapUse { id: id.clone(), element: element.to_owned(), at });
         }
     }
+}
+
+/// True when a request body of type `ty` takes a `sample` of its own: any JSON, a list or a
+/// map, which have no fields to hold samples.
+pub(super) fn body_takes_sample(ty: &str) -> bool {
+    ty == "json" || ty.starts_with("list<") || ty.starts_with("map<")
 }
 
 /// True when `unknown_fields` says to drop a request's undeclared fields.

@@ -903,8 +903,9 @@ pub struct Body {
     /// A form whose every list travels in brackets with indexes (`expand[0]=a`: `style:
     /// deepObject`), and so is sent and read whole (`apigen_runtime::form`).
     pub brackets: bool,
-    /// A sample the spec gives, for a `json` body (one of any shape, which has no fields to
-    /// hold samples): the document's own example of a shape the format cannot type.
+    /// A sample the spec gives, for a body of any JSON, a list or a map (which have no fields
+    /// to hold samples): the document's own example of a shape the format cannot type, or a
+    /// list whose items have constraints the format cannot keep.
     pub sample: Option<serde_json::Value>,
 }
 
