@@ -707,6 +707,31 @@ fn a_list_body_or_answer_whose_items_have_constraints_is_sampled_with_items_fitt
 }
 
 #[test]
+fn a_scalar_parameter_given_as_text_content_is_the_value_checked_as_its_schema_says() {
+    // telnyx's `GET /reports/batch_mdr_reports/{id}`: `content: {"*/*": {schema: uuid}}`.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Reports", "version": "1"},
+        "paths": {"/reports/{id}": {"get": {"operationId": "getReport",
+            "parameters": [{"name": "id", "in": "path", "required": true,
+                "content": {"*/*": {"schema": {"type": "string", "format": "uuid"}}}},
+                {"name": "q", "in": "query", "content": {"text/plain": {"schema": {"type": "integer"}}}}],
+            "responses": {"204": {"description": "done"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "reports.json").unwrap();
+    assert!(
+        imported.summary.line().starts_with("1 of 1 operations kept, 2 of 2 parameters kept"),
+        "{}",
+        imported.summary.line()
+    );
+    let api = lint_imported(&imported, "the content parameters do not lint");
+    let op = api.operations.iter().find(|op| op.name == "getReport").unwrap();
+    let params: Vec<String> =
+        op.params.iter().map(|p| format!("{} {} {:?}", p.wire, p.ty, p.constraints.format)).collect();
+    assert_eq!(params, ["id string Some(Uuid)", "q integer None"]);
+}
+
+#[test]
 fn a_path_list_of_numbers_is_kept_as_a_list_whose_items_travel_comma_separated() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

@@ -862,12 +862,14 @@ impl Importer<'_> {
     ) -> Option<(Value, bool)> {
         let content = content.as_object().filter(|c| c.len() == 1)?;
         let (media, entry) = content.iter().next()?;
-        if crate::model::Encoding::of(media) != crate::model::Encoding::Json {
-            return None;
-        }
         let schema = entry.get("schema")?.clone();
         if holds_binary(self.doc, &schema, 0) {
             return None; // Bytes travel in no parameter.
+        }
+        if crate::model::Encoding::of(media) != crate::model::Encoding::Json {
+            // A scalar as text (`text/plain`, or a range: telnyx's `*/*` uuid in the path) is
+            // the value itself, checked as its schema says.
+            return scalar_schema(self.doc, &schema, pointer).then_some((schema, false));
         }
         if scalar_schema(self.doc, &schema, pointer) {
             op_gaps.push(self.gaps.note(gaps::CONTENT_SCALAR, pointer));
