@@ -249,12 +249,13 @@ fn nested_forms_and_delimited_query_lists_are_kept_and_what_the_format_cannot_ho
     assert_eq!((report.summary.kept, report.summary.operations), (3, 4));
     assert_eq!(
         (report.summary.params, report.summary.params_left_out),
-        (13, 2),
-        "the exploded object whose field is another parameter (`window.ids`) and the CSV one (`shape`) are left out"
+        (13, 1),
+        "the exploded object whose field is another parameter (`window.ids`) is left out; the CSV string \
+         (`shape`, `content: text/csv`) is the text itself"
     );
     let kinds = &report.summary.kinds;
     assert!(!kinds.contains_key("param-styles"), "{kinds:?}");
-    assert_eq!(kinds.get("object-params"), Some(&2), "two places: {kinds:?}");
+    assert_eq!(kinds.get("object-params"), Some(&1), "one place: {kinds:?}");
     assert_eq!(kinds.get("content-scalar-params"), Some(&1), "`label`, a JSON string, is plain text: {kinds:?}");
     let search = api.operations.iter().find(|op| op.name == "getSearch").unwrap();
     let styles: Vec<String> = search.params.iter().map(|p| format!("{} {} {:?}", p.wire, p.ty, p.style)).collect();
@@ -271,6 +272,7 @@ fn nested_forms_and_delimited_query_lists_are_kept_and_what_the_format_cannot_ho
             "created GetSearchCreated Brackets",
             "where GetSearchWhere Json",
             "label string Default",
+            "shape string Default",
             "flag GetSearchFlag Default"
         ]
     );
@@ -729,6 +731,30 @@ fn a_scalar_parameter_given_as_text_content_is_the_value_checked_as_its_schema_s
     let params: Vec<String> =
         op.params.iter().map(|p| format!("{} {} {:?}", p.wire, p.ty, p.constraints.format)).collect();
     assert_eq!(params, ["id string Some(Uuid)", "q integer None"]);
+}
+
+#[test]
+fn format_uri_is_a_url_and_format_url_which_json_schema_does_not_define_is_text_sampled_as_one() {
+    // telnyx's `webhook_url`: `format: url` with `default: ""`.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Hooks", "version": "1"},
+        "paths": {"/hooks": {"post": {"operationId": "createHook",
+            "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
+                "webhook_url": {"type": "string", "format": "url", "default": ""},
+                "callback": {"type": "string", "format": "uri"}
+            }}}}},
+            "responses": {"204": {"description": "done"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "hooks.json").unwrap();
+    let api = lint_imported(&imported, "the URL fields do not lint");
+    let body = api.ty("CreateHookBody");
+    let TypeKind::Object(object) = &body.kind else { panic!("an object") };
+    let fields: Vec<String> = object.fields.iter().map(|f| format!("{} {} {:?}", f.wire, f.ty, f.default)).collect();
+    assert_eq!(fields, ["webhook_url string Some(String(\"\"))", "callback url None"]);
+    let op = api.operations.iter().find(|op| op.name == "createHook").unwrap();
+    let sample = apigen::model::sample::of_body(&api, op).unwrap();
+    assert_eq!(sample["webhook_url"], "https://example.com/", "sampled as a URL, which Prism checks");
 }
 
 #[test]

@@ -557,12 +557,17 @@ impl Importer<'_> {
         let format = map.get("format").and_then(Value::as_str).unwrap_or_default();
         let expr = match format {
             "date-time" => Expr::Scalar("date-time"),
-            // An absolute URI (`url` as Prism checks it too); an IRI may hold what a URI may not
-            // (`https://例え.jp/`), so it stays text.
-            "uri" | "url" => Expr::Scalar("url"),
+            // An absolute URI. An IRI may hold what a URI may not (`https://例え.jp/`), so it
+            // stays text; so does `url`, a format JSON Schema does not define (any string is
+            // valid: telnyx's `webhook_url` defaults to `""`), sampled as a URL since Prism
+            // checks it as one.
+            "uri" => Expr::Scalar("url"),
             _ => Expr::Scalar("string"),
         };
         let mut typed = Typed::of(expr);
+        if format == "url" {
+            typed.sample = Some(json!("https://example.com/"));
+        }
         typed.sensitive = format == "password";
         if typed.expr == Expr::Scalar("string")
             && let Some(format) = crate::model::Format::parse(format)
