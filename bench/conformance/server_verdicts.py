@@ -161,7 +161,7 @@ def violations_in(block):
     """The violation messages a refusal in this block names: its `violations` list, or, where
     the API's error body has no place for them, its message (`...: /a: is required; the body:
     expected an object, found null`)."""
-    listed = re.search(r'"violations":\[(.*?)\]\}', block)
+    listed = re.search(r'"(?:violations|details)":\[(.*?)\]\}', block)
     if listed:
         return re.findall(r'"message":"((?:[^"\\]|\\.)*)"', listed.group(1))
     folded = re.search(r'the request is invalid: ((?:[^"\\]|\\.)*)"', block)
@@ -195,8 +195,12 @@ def failures_of(text, name=""):
             and not re.search(r"Documented: [^\[]*\b2\d\d\b", block)
         ):
             cls = "gap no-success-response"
-        elif code == "ST201" and limit:
+        elif code in ("ST201", "ST202") and limit:
+            # The router's bounds on a request's size (RFC 9110 lets a server refuse a URI too
+            # long, 414, or headers too large, 431): schemathesis sent past them.
             cls = f"undocumented-refusal {limit.group(1)}"
+        elif code == "ST202" and re.search(r"\[400\] Bad Request: `[^`]*the limit is \d+", block):
+            cls = "undocumented-refusal 400"
         elif code == "ST202" and violations and all(v.startswith("is not a field of this") for v in violations):
             cls = "gap open-objects"
         elif code == "ST202" and violations and all(v == "this operation takes no body" for v in violations):
