@@ -43,6 +43,8 @@ named gap, counted apart too, as is the document's own imprecision:
                      imported spec: XML, an object as `application/octet-stream`) refused with
                      415, or sent as nothing (schemathesis has no bytes for an object as
                      `application/octet-stream`) and refused as missing;
+  gap error-media    a refusal of the router answered in JSON where the document gives that
+                     error response only as text (gap of that name in the imported spec);
   gap unique-items   a list with repeated items accepted where the document says
                      `uniqueItems` (gap of that name in the imported spec);
   gap patterns       a value breaking a pattern with look-around (which the regex engine has
@@ -221,6 +223,13 @@ def failures_of(text, name=""):
             and all(re.match(r'expected an integer, found \\"-?\d+\.\d+(e[-+]?\d+)?\\"', v) for v in violations)
         ):
             cls = "gap number-as-integer"
+        elif (
+            code == "ST105"
+            and "error-media" in recorded
+            and re.search(r"Received: application/json Documented: (?!application/json)", block)
+            and re.search(r"\[4\d\d\]", block)
+        ):
+            cls = "gap error-media"
         elif code == "ST201" and "item-constraints" in recorded and re.search(
             r"parameter `[^`]*` in (path|query) - array with invalid items", block
         ):

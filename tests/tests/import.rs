@@ -758,6 +758,24 @@ fn format_uri_is_a_url_and_format_url_which_json_schema_does_not_define_is_text_
 }
 
 #[test]
+fn error_responses_given_only_as_text_are_a_recorded_gap() {
+    // pinecone's `POST /collections`: its 400 is `text/plain`; the router's refusals are JSON.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Vectors", "version": "1"},
+        "paths": {"/collections": {"post": {"operationId": "createCollection",
+            "responses": {"201": {"description": "made"},
+                "400": {"description": "bad", "content": {"text/plain": {"schema": {"type": "string"}}}},
+                "500": {"description": "broken", "content": {"application/json": {"schema": {"type": "object"}}}}}}}}
+    });
+    let imported = apigen::import::import(&doc, "vectors.json").unwrap();
+    assert!(imported.summary.line().contains("error-media 1"), "{}", imported.summary.line());
+    let api_yaml = written(&imported, Some("api.yaml"));
+    assert!(api_yaml.contains("/paths/~1collections/post/responses/400"), "{api_yaml}");
+    lint_imported(&imported, "the gap does not lint");
+}
+
+#[test]
 fn a_path_list_of_numbers_is_kept_as_a_list_whose_items_travel_comma_separated() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

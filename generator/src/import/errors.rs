@@ -98,6 +98,7 @@ fn normal(name: &str) -> String {
 impl Importer<'_> {
     /// Tells the document's error body (before its operations are built, after its types).
     pub(super) fn tell_errors(&mut self) {
+        self.note_error_media();
         let Some(Shared { key, media, alike, inline }) = self.shared_error_schema() else { return };
         let schema = match &inline {
             Some((schema, _)) => schema,
@@ -148,39 +149,26 @@ impl Importer<'_> {
     /// The component key of the schema more than half of the error responses answer (with the
     /// components alike it), and the media type it is answered in most often.
     fn shared_error_schema(&self) -> Option<Shared> {
-        let doc = self.doc;
         let mut uses: IndexMap<String, IndexMap<String, usize>> = IndexMap::new();
         let mut inline: IndexMap<String, (Value, String)> = IndexMap::new();
         let mut total = 0usize;
-        let paths = doc.get("paths").and_then(Value::as_object).into_iter().flatten();
-        for (_, item) in paths {
-            let Some(item) = refs::lookup_value(doc, item).and_then(Value::as_object) else { continue };
-            for (_, op) in item.iter().filter(|(m, _)| METHODS.contains(&m.as_str())) {
-                let responses = op.get("responses").and_then(Value::as_object).into_iter().flatten();
-                for (code, response) in responses {
-                    if !(code == "default" || status_of(code).is_some_and(|s| (400..=599).contains(&s))) {
-                        continue;
-                    }
-                    let Some(response) = refs::lookup_value(doc, response) else { continue };
-                    let Some(content) = response.get("content").and_then(Value::as_object) else { continue };
-                    let Some((media, schema)) = json_media(content) else { continue };
-                    total += 1;
-                    let reference = schema.get("$ref").and_then(Value::as_str);
-                    let key = match reference.and_then(|r| r.strip_prefix("#/components/schemas/")) {
-                        Some(key) if !key.contains('/') => key.replace("~1", "/").replace("~0", "~"),
-                        Some(_) => continue,
-                        // An object written inline: its copies count together, by their text.
-                        None if reference.is_none() && schema.get("properties").is_some() => {
-                            let key = format!("{INLINE}{schema}");
-                            inline.entry(key.clone()).or_insert_with(|| (schema.clone(), String::new()));
-                            key
-                        }
-                        None => continue,
-                    };
-                    let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-                    *uses.entry(key).or_default().entry(essence).or_default() += 1;
+        for (_, content) in self.error_contents() {
+            let Some((media, schema)) = json_media(content) else { continue };
+            total += 1;
+            let reference = schema.get("$ref").and_then(Value::as_str);
+            let key = match reference.and_then(|r| r.strip_prefix("#/components/schemas/")) {
+                Some(key) if !key.contains('/') => key.replace("~1", "/").replace("~0", "~"),
+                Some(_) => continue,
+                // An object written inline: its copies count together, by their text.
+                None if reference.is_none() && schema.get("properties").is_some() => {
+                    let key = format!("{INLINE}{schema}");
+                    inline.entry(key.clone()).or_insert_with(|| (schema.clone(), String::new()));
+                    key
                 }
-            }
+                None => continue,
+            };
+            let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+            *uses.entry(key).or_default().entry(essence).or_default() += 1;
         }
         // Components alike are counted together, in the order first met.
         let mut groups: IndexMap<String, Vec<&String>> = IndexMap::new();
@@ -222,22 +210,52 @@ impl Importer<'_> {
         Some(Shared { key, media, alike, inline })
     }
 
-    /// Where the inline error schema of `key` is first met (for the gap's source).
-    fn first_inline_error(&self, key: &str) -> String {
+    /// The content of every error response (4xx, 5xx, `default`) that has one, with where it
+    /// is (`#/paths/~1pets/get/responses/400`).
+    fn error_contents(&self) -> Vec<(String, &Map<String, Value>)> {
         let doc = self.doc;
+        let mut found = Vec::new();
         let paths = doc.get("paths").and_then(Value::as_object).into_iter().flatten();
         for (path, item) in paths {
             let Some(item) = refs::lookup_value(doc, item).and_then(Value::as_object) else { continue };
             for (method, op) in item.iter().filter(|(m, _)| METHODS.contains(&m.as_str())) {
-                for (code, response) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
-                    let content = refs::lookup_value(doc, response).and_then(|r| r.get("content")?.as_object());
-                    let Some((media, schema)) = content.and_then(json_media) else { continue };
-                    if format!("{INLINE}{schema}") == key {
-                        let at = refs::child(&refs::child("#/paths", path), method);
-                        let at = refs::child(&refs::child(&refs::child(&at, "responses"), code), "content");
-                        return refs::child(&refs::child(&at, media), "schema");
+                let responses = op.get("responses").and_then(Value::as_object).into_iter().flatten();
+                for (code, response) in responses {
+                    if !(code == "default" || status_of(code).is_some_and(|s| (400..=599).contains(&s))) {
+                        continue;
                     }
+                    let Some(response) = refs::lookup_value(doc, response) else { continue };
+                    let Some(content) = response.get("content").and_then(Value::as_object) else { continue };
+                    let pointer = ["paths", path, method, "responses", code]
+                        .iter()
+                        .fold("#".to_owned(), |at, key| refs::child(&at, key));
+                    found.push((pointer, content));
                 }
+            }
+        }
+        found
+    }
+
+    /// Notes gap `error-media` at each error response the document gives only in a media type
+    /// other than JSON (pinecone's `text/plain` 400): the router's refusals are JSON.
+    fn note_error_media(&mut self) {
+        let places: Vec<String> = self
+            .error_contents()
+            .into_iter()
+            .filter(|(_, content)| !content.is_empty() && json_media(content).is_none())
+            .map(|(pointer, _)| pointer)
+            .collect();
+        for pointer in places {
+            self.gaps.note(gaps::ERROR_MEDIA, &pointer);
+        }
+    }
+
+    /// Where the inline error schema of `key` is first met (for the gap's source).
+    fn first_inline_error(&self, key: &str) -> String {
+        for (pointer, content) in self.error_contents() {
+            let Some((media, schema)) = json_media(content) else { continue };
+            if format!("{INLINE}{schema}") == key {
+                return refs::child(&refs::child(&refs::child(&pointer, "content"), media), "schema");
             }
         }
         "#/paths".to_owned()
