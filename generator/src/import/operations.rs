@@ -1313,11 +1313,10 @@ impl Importer<'_> {
         }
         typed.constraints.clear();
         typed.default = None;
-        // A list's or a map's sample stays (one item fitting the item constraints the format
-        // cannot keep); an object is sampled from its fields.
-        if !matches!(typed.expr, Expr::List(_) | Expr::Map(_)) {
-            typed.sample = None;
-        }
+        // A list's or a map's sample stays when it fits (one item fitting the item constraints
+        // the format cannot keep, or the document's example); an object is sampled from its
+        // fields.
+        typed.sample = typed.sample.take().filter(|sample| list_or_map_sample(self, &typed, sample));
         typed.sensitive = false;
         if typed.constant.is_some() {
             typed.constant = None;
@@ -1632,8 +1631,8 @@ impl Importer<'_> {
             return;
         }
         // A list's or a map's sample (one item fitting the item constraints the format cannot
-        // keep) is what the mock answers.
-        let sample = typed.sample.clone().filter(|_| matches!(typed.expr, Expr::List(_) | Expr::Map(_)));
+        // keep, or the document's example) is what the mock answers.
+        let sample = typed.sample.clone().filter(|sample| list_or_map_sample(self, &typed, sample));
         let expr = self.complete(typed, pointer);
         response.insert("type".into(), json!(expr.to_string()));
         if let Some(sample) = sample {
@@ -2030,6 +2029,13 @@ fn untagged_group(path: &str) -> &str {
         lower == "api" || numbered || segment.starts_with(|c: char| c.is_ascii_digit())
     };
     literal.iter().find(|s| !version(s)).or(literal.first()).copied().unwrap_or("default")
+}
+
+/// True when `sample` may stand as the sample of a list or map body or answer `typed`: it
+/// is one, and it fits the type (a document's example may not: xero's list sample is a
+/// string holding JSON).
+fn list_or_map_sample(importer: &Importer<'_>, typed: &super::typed::Typed, sample: &Value) -> bool {
+    matches!(typed.expr, Expr::List(_) | Expr::Map(_)) && importer.fits(sample, typed)
 }
 
 /// The example a media type gives: its `example`, else the value of its first `examples` entry

@@ -1073,7 +1073,12 @@ impl Importer<'_> {
             typed.default = map.get("default").cloned();
         }
         if let Some(example) = map.get("example").or_else(|| map.get("examples").and_then(|e| e.get(0))) {
-            typed.sample = Some(example.clone());
+            // A sample made to fit item constraints stays over an example that does not fit.
+            if typed.sample.is_none() || self.fits(example, typed) {
+                typed.sample = Some(example.clone());
+            } else {
+                typed.gap(self.gaps.note(gaps::EXAMPLE_DROPPED, &at.pointer));
+            }
         }
         typed.read_only |= map.get("readOnly") == Some(&Value::Bool(true));
         typed.write_only |= map.get("writeOnly") == Some(&Value::Bool(true));
@@ -1145,7 +1150,7 @@ impl Importer<'_> {
     }
 
     /// True when `value` is a valid scalar value of `typed` (its type and constraints).
-    fn fits(&self, value: &Value, typed: &Typed) -> bool {
+    pub(super) fn fits(&self, value: &Value, typed: &Typed) -> bool {
         let check = |c: &str| typed.constraints.iter().find(|(k, _)| *k == c).map(|(_, v)| v);
         let in_range = |n: f64| {
             check("minimum").and_then(Value::as_f64).is_none_or(|m| n >= m)
