@@ -743,7 +743,8 @@ fn format_uri_is_a_url_and_format_url_which_json_schema_does_not_define_is_text_
         "paths": {"/hooks": {"post": {"operationId": "createHook",
             "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
                 "webhook_url": {"type": "string", "format": "url", "default": ""},
-                "callback": {"type": "string", "format": "uri"}
+                "callback": {"type": "string", "format": "uri"},
+                "media_urls": {"type": "array", "items": {"type": "string", "format": "url"}}
             }}}}},
             "responses": {"204": {"description": "done"}}}}}
     });
@@ -752,10 +753,11 @@ fn format_uri_is_a_url_and_format_url_which_json_schema_does_not_define_is_text_
     let body = api.ty("CreateHookBody");
     let TypeKind::Object(object) = &body.kind else { panic!("an object") };
     let fields: Vec<String> = object.fields.iter().map(|f| format!("{} {} {:?}", f.wire, f.ty, f.default)).collect();
-    assert_eq!(fields, ["webhook_url string Some(String(\"\"))", "callback url None"]);
+    assert_eq!(fields, ["webhook_url string Some(String(\"\"))", "callback url None", "media_urls list<string> None"]);
     let op = api.operations.iter().find(|op| op.name == "createHook").unwrap();
     let sample = apigen::model::sample::of_body(&api, op).unwrap();
     assert_eq!(sample["webhook_url"], "https://example.com/", "sampled as a URL, which Prism checks");
+    assert_eq!(sample["media_urls"], serde_json::json!(["https://example.com/"]), "items too");
 }
 
 #[test]

@@ -750,7 +750,9 @@ impl Importer<'_> {
         if inner.expr.nesting() + 1 > MAX_NESTING {
             return self.json_because(gaps::TOO_DEEP, &at.pointer);
         }
-        let item = if inner.constraints.is_empty() { None } else { self.item_sample(&inner) };
+        // An item's constraints or its own sample (the document's example, or a `format: url`
+        // string's URL) become the list's sample: the format keeps neither on items.
+        let item = if inner.constraints.is_empty() && inner.sample.is_none() { None } else { self.item_sample(&inner) };
         let mut typed = Typed {
             expr: if list { Expr::List(Box::new(inner.expr)) } else { Expr::Map(Box::new(inner.expr)) },
             inline_name: inner.inline_name,
