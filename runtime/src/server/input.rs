@@ -809,10 +809,8 @@ impl Input {
         }
     }
 
-    /// A list-valued form field: repeated keys. A form has no way to send an empty list (no
-    /// key is the list left out), so a `required` one given no key is a violation, as the
-    /// schema's `required` says.
-    pub fn form_list<T: FromParam>(&mut self, name: &str, required: bool) -> Vec<T> {
+    /// A list-valued form field: repeated keys.
+    pub fn form_list<T: FromParam>(&mut self, name: &str) -> Vec<T> {
         // Each value is parsed where it is found, never copied first.
         let (mut parsed, mut failures) = (Vec::new(), Vec::new());
         self.visit_form(name, |value| match value {
@@ -823,9 +821,6 @@ impl Input {
             FormValueRef::File(_) => failures.push("is a file; a value was expected".to_owned()),
         });
         let at = pointer(name);
-        if required && parsed.is_empty() && failures.is_empty() {
-            self.fail(at.clone(), "is required (a list of at least one item: a form cannot send an empty one)");
-        }
         for message in failures {
             self.fail(at.clone(), message);
         }
@@ -1020,17 +1015,12 @@ mod tests {
     fn fields_are_read_once_repeated_ones_refused_and_unread_ones_reported_once() {
         let mut input = form("a=1&a=2&tags=x&tags=y&z=1&z=2");
         assert_eq!(input.form_field::<String>("a", true), None);
-        assert_eq!(input.form_list::<String>("tags", true), ["x", "y"]);
-        assert_eq!(input.form_list::<i64>("missing", false), Vec::<i64>::new());
-        assert_eq!(input.form_list::<i64>("absent", true), Vec::<i64>::new());
+        assert_eq!(input.form_list::<String>("tags"), ["x", "y"]);
+        assert_eq!(input.form_list::<i64>("missing"), Vec::<i64>::new());
         let error = input.finish().unwrap_err();
         let found: Vec<(&str, &str)> =
             error.violations().iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
-        let required = "is required (a list of at least one item: a form cannot send an empty one)";
-        assert_eq!(
-            found,
-            [("/a", "is given more than once"), ("/absent", required), ("/z", "is not a field of this form")]
-        );
+        assert_eq!(found, [("/a", "is given more than once"), ("/z", "is not a field of this form")]);
     }
 
     #[test]

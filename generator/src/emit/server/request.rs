@@ -256,9 +256,9 @@ impl ServerEmitter<'_> {
                 let (read_ty, convert) = self.text_type(inner);
                 match convert {
                     Some(convert) => {
-                        quote! { __input.form_list::<#read_ty>(#wire, #field_required).into_iter().map(#convert).collect::<::std::vec::Vec<_>>() }
+                        quote! { __input.form_list::<#read_ty>(#wire).into_iter().map(#convert).collect::<::std::vec::Vec<_>>() }
                     }
-                    None => quote! { __input.form_list::<#read_ty>(#wire, #field_required) },
+                    None => quote! { __input.form_list::<#read_ty>(#wire) },
                 }
             }
             scalar => {
@@ -274,7 +274,7 @@ impl ServerEmitter<'_> {
     }
 
     /// The value of a form field's member from what was read into `local`: a list is
-    /// repeated keys (none given is absent when optional, refused when required), a required
+    /// repeated keys (none given is the empty list, or absent when optional), a required
     /// value ends the body when missing (`?`), a default fills in.
     fn form_field_value(&self, def: &TypeDef, field: &Field, local: &proc_macro2::Ident) -> TokenStream {
         let is_list = matches!(field.ty, TypeRef::List(_));
