@@ -575,7 +575,11 @@ fn enumeration_values_whose_rust_names_collide_are_kept_under_names_of_their_own
             "funding": {"type": "string", "enum": ["credit", "unknown", "a-b", "a_b", "A.B"]},
             // openapi-generator's names for the values, as apigen's openapi.json writes them.
             "network": {"type": "string", "enum": ["visa", "VISA", "mc"],
-                "x-enum-varnames": ["Visa", "VisaUpper", "master card"]}
+                "x-enum-varnames": ["Visa", "VisaUpper", "master card"]},
+            // Items of a list keep their names too (fec's, vercel's).
+            "checks": {"type": "array", "items": {"type": "string", "enum": ["cvc-ok", "cvc_ok"]}},
+            // Any JSON with a default the format cannot write as a literal (superset's).
+            "extra": {"default": "none"}
         }}}}
     });
     let imported = apigen::import::import(&doc, "cards.json").unwrap();
@@ -602,6 +606,7 @@ fn enumeration_values_whose_rust_names_collide_are_kept_under_names_of_their_own
         variants("CardNetwork"),
         (vec!["Visa=visa".into(), "VisaUpper=VISA".into(), "MasterCard=mc".into()], false)
     );
+    assert_eq!(variants("CardChecksItem"), (vec!["CvcOk=cvc-ok".into(), "CvcOk2=cvc_ok".into()], false));
 }
 
 #[test]

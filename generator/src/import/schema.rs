@@ -760,6 +760,7 @@ impl Importer<'_> {
             fields: inner.fields,
             additional: inner.additional,
             enum_values: inner.enum_values,
+            enum_renamed: inner.enum_renamed,
             open: inner.open,
             ..Typed::default()
         };
@@ -1113,7 +1114,8 @@ impl Importer<'_> {
         if let Some(default) = typed.default.take() {
             // A scalar: a list's or a map's default is not written as a literal.
             let scalar = !default.is_null() && !default.is_array() && !default.is_object();
-            if optional && scalar && self.fits(&default, typed) {
+            // Any JSON takes any sample, but a default only where the format writes a literal.
+            if optional && scalar && typed.expr != Expr::Json && self.fits(&default, typed) {
                 typed.default = Some(default);
             } else if !default.is_null() || !optional {
                 typed.gap(self.gaps.note(gaps::DEFAULT_DROPPED, &at.pointer));
