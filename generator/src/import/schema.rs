@@ -1370,11 +1370,7 @@ fn enum_variant_names(values: &[Value], varnames: Option<&Value>) -> (Vec<Value>
 /// A variant name from a document's own name for a value: as written when it is one (a
 /// capital, then letters, digits and `_`), else in Pascal case.
 fn variant_name(wanted: &str) -> String {
-    let mut chars = wanted.chars();
-    let variant_like = chars.next().is_some_and(|c| c.is_ascii_uppercase())
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && wanted != "Self";
-    if variant_like { wanted.to_owned() } else { sanitize(wanted, Case::Pascal) }
+    if crate::model::names::is_variant_name(wanted) { wanted.to_owned() } else { sanitize(wanted, Case::Pascal) }
 }
 
 /// The Rust name a field or parameter named `wire` can take in `taken` (not taken yet):

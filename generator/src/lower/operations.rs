@@ -421,16 +421,23 @@ impl Lowerer<'_> {
         let brackets = self.lower_body_style(raw, &ty, &media_types, op, origin);
         // Only a body of any JSON, a list or a map takes one (checked by `reject_misplaced`).
         let sample = raw.sample.clone().filter(|_| raw.ty.as_deref().is_some_and(super::types::body_takes_sample));
-        if let Some(value) = &sample {
-            self.value_checks.push(super::ValueCheck {
+        self.check_own_sample(sample.as_ref(), &ty, origin);
+        Some(Body { brackets, optional: raw.optional, media_types, description: raw.description.clone(), sample, ty })
+    }
+
+    /// Checks, once every type is known, the `sample` a body or response of `ty` gives itself.
+    fn check_own_sample(&mut self, sample: Option<&serde_json::Value>, ty: &TypeRef, origin: &Origin) {
+        if let Some(value) = sample {
+            let at = self.at(&origin.key("sample"));
+            let check = super::ValueCheck {
                 value: value.clone(),
                 ty: ty.clone(),
                 constraints: Constraints::default(),
                 what: "sample",
-                at: self.at(&origin.key("sample")),
-            });
+                at,
+            };
+            self.value_checks.push(check);
         }
-        Some(Body { brackets, optional: raw.optional, media_types, description: raw.description.clone(), sample, ty })
     }
 
     /// A form body's `style`: `deepObject` sends every list of the form in brackets with
@@ -511,14 +518,8 @@ impl Lowerer<'_> {
                 .error(self.at(&origin.key("sample")), "`sample` is not allowed on this response")
                 .hint("a response of type `json`, a list or a map takes a `sample`; others are sampled from their type's fields");
         }
-        if let (Some(value), ResponseBody::Value(ty)) = (raw.sample.as_ref().filter(|_| unnamed), &body) {
-            self.value_checks.push(super::ValueCheck {
-                value: value.clone(),
-                ty: ty.clone(),
-                constraints: Constraints::default(),
-                what: "sample",
-                at: self.at(&origin.key("sample")),
-            });
+        if let ResponseBody::Value(ty) = &body {
+            self.check_own_sample(raw.sample.as_ref().filter(|_| unnamed), ty, origin);
         }
         Some(Response {
             sample: raw.sample.clone().filter(|_| unnamed),

@@ -648,11 +648,7 @@ impl Lowerer<'_> {
     /// An enumeration value's own `rust_name`: a variant name as written (a capital letter,
     /// then letters, digits and `_`), since it exists to tell apart names the wire values share.
     fn enum_rust_name(&mut self, name: &str, at: &Location) -> String {
-        let mut chars = name.chars();
-        let variant_like = chars.next().is_some_and(|c| c.is_ascii_uppercase())
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && name != "Self";
-        if !variant_like {
+        if !crate::model::names::is_variant_name(name) {
             self.diags.error(at.clone(), format!("`rust_name: {name}` is not a Rust variant name")).hint(format!(
                 "write a capital letter, then letters, digits and `_`: `{}`",
                 sanitize(name, Case::Pascal)

@@ -54,6 +54,15 @@ pub fn sanitize(name: &str, case: Case) -> String {
     ident
 }
 
+/// True when `name` is a variant name as written (a capital letter, then letters, digits and
+/// `_`; not `Self`): what an enumeration value's `rust_name` must be.
+pub fn is_variant_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name != "Self"
+}
+
 /// The names clippy's `disallowed_names` lint refuses by default.
 const PLACEHOLDERS: &[&str] = &["foo", "baz", "quux"];
 
@@ -363,6 +372,16 @@ mod tests {
             assert!(!KEYWORDS.contains(&snake.as_str()), "{keyword} -> {snake}");
             let pascal = sanitize(keyword, Case::Pascal);
             assert!(!KEYWORDS.contains(&pascal.as_str()), "{keyword} -> {pascal}");
+        }
+    }
+
+    #[test]
+    fn variant_names_are_capitalised_identifiers() {
+        for ok in ["AB2", "Visa", "EMail_Legacy", "N1"] {
+            assert!(is_variant_name(ok), "{ok}");
+        }
+        for bad in ["ab", "shareLink2", "2x", "A-B", "", "Self", "Émail"] {
+            assert!(!is_variant_name(bad), "{bad}");
         }
     }
 
