@@ -425,37 +425,16 @@ pub(super) fn pending_example(example: Value, pointer: Option<&str>) -> Value {
 /// Settles every pending example below `node` (see `Importer::settle_pending_examples`): a
 /// sample where the type is `json`, else left out as gap `examples`.
 fn settle_examples(node: &mut Map<String, Value>, gaps: &mut gaps::Gaps) {
-    if let Some(Value::Object(mut pending)) = node.shift_remove(PENDING_EXAMPLE) {
+    each_element(node, &mut |element| {
+        let Some(Value::Object(mut pending)) = element.shift_remove(PENDING_EXAMPLE) else { return };
         let example = pending.shift_remove("value").unwrap_or_default();
-        let expr = node.get("type").and_then(Value::as_str).unwrap_or_default();
+        let expr = element.get("type").and_then(Value::as_str).unwrap_or_default();
         if any_json_fits(expr, &example) {
-            node.insert("sample".into(), example);
+            element.insert("sample".into(), example);
         } else if let Some(at) = pending.get("at").and_then(Value::as_str) {
-            add_gaps(node, &[gaps.note(gaps::EXAMPLE_DROPPED, at)]);
+            add_gaps(element, &[gaps.note(gaps::EXAMPLE_DROPPED, at)]);
         }
-    }
-    for (key, value) in node.iter_mut() {
-        match (key.as_str(), value) {
-            // Fields by name: a field may be named like a key that holds data (`default`).
-            ("fields", Value::Object(fields)) => {
-                for field in fields.values_mut() {
-                    if let Value::Object(field) = field {
-                        settle_examples(field, gaps);
-                    }
-                }
-            }
-            ("sample" | "default" | "enum" | "const", _) => {}
-            (_, Value::Object(inner)) => settle_examples(inner, gaps),
-            (_, Value::Array(list)) => {
-                for item in list {
-                    if let Value::Object(inner) = item {
-                        settle_examples(inner, gaps);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
+    });
 }
 
 /// True when `expr` is `json`, or lists and maps of it, and `value` has their shape.
@@ -475,31 +454,44 @@ fn any_json_fits(expr: &str, value: &Value) -> bool {
 /// Rewrites type expressions naming a failed type, in every mapping below `node` (samples,
 /// defaults and enumeration values are data and left alone).
 fn rewrite_map(node: &mut Map<String, Value>, failed: &BTreeMap<String, String>) {
+    each_element(node, &mut |element| {
+        for (key, value) in element.iter_mut() {
+            match (key.as_str(), value) {
+                ("type" | "additional_properties" | "items", Value::String(expr)) => {
+                    *expr = rewrite_expr(expr, failed);
+                }
+                ("variants", Value::Array(list)) => {
+                    for v in list.iter_mut().filter_map(|v| if let Value::String(e) = v { Some(e) } else { None }) {
+                        *v = rewrite_expr(v, failed);
+                    }
+                }
+                _ => {}
+            }
+        }
+    });
+}
+
+/// Calls `visit` on `node` and every element mapping below it: fields by name (a field may be
+/// named like a key holding data, `default`), not inside the keys that hold data (samples,
+/// defaults, enumeration values, constants, a pending example) or a convention's JSON
+/// pointers (`pagination`: its `items` is a pointer, not a type).
+fn each_element(node: &mut Map<String, Value>, visit: &mut impl FnMut(&mut Map<String, Value>)) {
+    visit(node);
     for (key, value) in node.iter_mut() {
         match (key.as_str(), value) {
-            // Fields by name: a field may be named like a key that holds data (`default`).
             ("fields", Value::Object(fields)) => {
                 for field in fields.values_mut() {
                     if let Value::Object(field) = field {
-                        rewrite_map(field, failed);
+                        each_element(field, visit);
                     }
                 }
             }
-            // A convention's `items` is a JSON pointer, not a type.
             ("sample" | "default" | "enum" | "const" | "pagination" | PENDING_EXAMPLE, _) => {}
-            ("type" | "additional_properties" | "items", Value::String(expr)) => *expr = rewrite_expr(expr, failed),
-            ("variants", Value::Array(list)) => {
-                for v in list.iter_mut() {
-                    if let Value::String(expr) = v {
-                        *expr = rewrite_expr(expr, failed);
-                    }
-                }
-            }
-            (_, Value::Object(inner)) => rewrite_map(inner, failed),
+            (_, Value::Object(inner)) => each_element(inner, visit),
             (_, Value::Array(list)) => {
                 for item in list {
                     if let Value::Object(inner) = item {
-                        rewrite_map(inner, failed);
+                        each_element(inner, visit);
                     }
                 }
             }
