@@ -372,7 +372,11 @@ def failures_of(text, name=""):
             cls = "document form-empty-list"
         elif code == "ST201" and "Missing required property" in block and (name, "body-keywords") in untyped:
             cls = "gap schema-keywords"
-        elif code == "ST201" and "Invalid component: in body" in block and (name, "body") in untyped:
+        elif (
+            code == "ST201"
+            and re.search(r"Invalid component: (in body|Missing required property)", block)
+            and (name, "body") in untyped
+        ):
             cls = "gap json-body"
         elif code.startswith("ST108") and "status code 2" in block and (name, "response") in untyped:
             cls = "gap json-response"
