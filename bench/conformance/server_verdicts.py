@@ -116,20 +116,27 @@ section = re.search(r"^gaps:\n((?:[ #].*\n|\n)*)", spec, re.M)
 recorded = set(re.findall(r"^  ([a-z0-9-]+):$", section.group(1), re.M)) if section else set()
 
 
-def untyped_operations(api_yaml):
+def spec_texts(api_yaml):
+    """The text of every file of the imported spec (beside `api.yaml`), each read once."""
+    import glob
+    import os
+
+    texts = []
+    for name in sorted(glob.glob(os.path.join(os.path.dirname(api_yaml), "*.yaml"))) if api_yaml else []:
+        try:
+            texts.append(open(name).read())
+        except OSError:
+            continue
+    return texts
+
+
+def untyped_operations(texts):
     """("METHOD /path", "body" or "response") of each operation of the imported spec whose
     request body or success response the import typed `json` (any JSON): a shape the format
     cannot say (gaps union-overlaps, compositions), which the router does not check and the
     mock answers with a made-up value."""
-    import glob
-    import os
-
     found = set()
-    for name in glob.glob(os.path.join(os.path.dirname(api_yaml), "*.yaml")) if api_yaml else []:
-        try:
-            text = open(name).read()
-        except OSError:
-            continue
+    for text in texts:
         for block in re.split(r"\n(?=  [A-Za-z0-9_]+:\n)", text):
             method = re.search(r"^    method: (\w+)", block, re.M)
             route = re.search(r'^    path: "?([^"\n]+)"?', block, re.M)
@@ -147,22 +154,14 @@ def untyped_operations(api_yaml):
     return found
 
 
-untyped = untyped_operations(sys.argv[3] if len(sys.argv) > 3 else "")
+texts = spec_texts(sys.argv[3] if len(sys.argv) > 3 else "")
+untyped = untyped_operations(texts)
 
 
-def nullable_enumerations(api_yaml):
+def nullable_enumerations(texts):
     """The names of the fields the imported spec keeps as nullable enumerations: OpenAPI 3.0's
     `nullable: true` beside an `enum` that does not list `null`."""
-    import glob
-    import os
-
     found = set()
-    texts = []
-    for name in glob.glob(os.path.join(os.path.dirname(api_yaml), "*.yaml")) if api_yaml else []:
-        try:
-            texts.append(open(name).read())
-        except OSError:
-            continue
     # Enumerations declared as types of their own (`EncryptedMedia: {enum: [SRTP, ZRTP]}`).
     enum_types = {m.group(1) for t in texts for m in re.finditer(r"^  (\w+):\n(?:    .*\n)*?    enum:", t, re.M)}
     for text in texts:
@@ -185,7 +184,7 @@ def nullable_enumerations(api_yaml):
     return found
 
 
-nullable_enums = nullable_enumerations(sys.argv[3] if len(sys.argv) > 3 else "")
+nullable_enums = nullable_enumerations(texts)
 
 
 def refused_credentials(junit_path):
