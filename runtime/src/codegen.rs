@@ -52,7 +52,7 @@ pub mod client {
 #[cfg(feature = "server")]
 pub mod server {
     pub use crate::server::{
-        Authenticated, GroupLeftOut, Input, OnlyStatus, OperationInfo, Public, Routes, Status, axum, download, empty,
-        json, text,
+        Authenticated, GroupLeftOut, Input, OnlyStatus, OperationInfo, Public, Routes, Status, axum, bodiless,
+        download, empty, json, text,
     };
 }

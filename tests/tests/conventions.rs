@@ -377,6 +377,7 @@ async fn typed_headers_statuses_with_their_own_bodies_head_options_and_a_delete_
 
     let head = client.repos().head("octo", "hello").send_with_response().await.unwrap();
     assert_eq!((head.status, head.headers_as::<HeadRepoHeaders>().e_tag.as_deref()), (200, Some("\"v1\"")));
+    assert_eq!(head.headers["content-type"], "application/json", "the media type of the body HEAD leaves out");
 
     let created = client.repos().create("fresh").send_with_response().await.unwrap();
     assert_eq!((created.status, created.body.status()), (201, 201));

@@ -884,6 +884,30 @@ fn a_delete_keeps_its_body_and_a_get_leaves_its_body_out() {
 }
 
 #[test]
+fn a_head_answer_keeps_the_media_type_of_the_body_it_leaves_out() {
+    let ok = |content: serde_json::Value| serde_json::json!({"200": {"description": "ok", "content": content}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Proxies", "version": "1"},
+        "paths": {
+            "/any/{name}": {"head": {"operationId": "headAny", "parameters": [
+                {"name": "name", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "responses": ok(serde_json::json!({"*/*": {"schema": {"type": "string"}}}))}},
+            "/file": {"head": {"operationId": "headFile",
+                "responses": ok(serde_json::json!({"application/pdf": {"schema": {"type": "string", "format": "binary"}}}))}},
+            "/none": {"head": {"operationId": "headNone", "responses": {"200": {"description": "ok"}}}}
+        }
+    });
+    let imported = apigen::import::import(&doc, "proxies.json").unwrap();
+    let api = lint_imported(&imported, "the proxies do not lint");
+    let media = |name: &str| api.operations.iter().find(|o| o.name == name).unwrap().response.media_types.clone();
+    // A media range is answered as JSON, as the GET would; a file in its own media type.
+    assert_eq!(media("headAny"), ["application/json"]);
+    assert_eq!(media("headFile"), ["application/pdf"]);
+    assert!(media("headNone").is_empty(), "no body, no media type");
+}
+
+#[test]
 fn an_xml_response_is_answered_and_read_as_raw_bytes() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

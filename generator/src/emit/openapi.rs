@@ -429,6 +429,12 @@ impl Document<'_> {
         }
         let body = other.map_or(&op.response.body, |o| &o.body);
         let schema = match body {
+            // A HEAD answer names the media type of the body it leaves out.
+            ResponseBody::Empty if other.is_none() && !op.response.media_types.is_empty() => {
+                let content = op.response.media_types.iter().map(|m| (m.clone(), json!({})));
+                out.push(("content", Value::Object(content.collect())));
+                return object(out);
+            }
             ResponseBody::Empty => return object(out),
             ResponseBody::Value(ty) if other.is_none() && op.response.nullable => nullable(self.schema(ty)),
             ResponseBody::Value(ty) => self.schema(ty),

@@ -303,7 +303,16 @@ impl Importer<'_> {
         }
         let mut response = response;
         if method == "head" {
-            // HEAD answers a GET's status and headers, never a body.
+            // HEAD answers a GET's status and headers, never a body; its `Content-Type` is
+            // the body's it leaves out.
+            let bodied = ["type", "fields", "items"].iter().any(|key| response.contains_key(*key));
+            let bytes = response.get("type") == Some(&json!("bytes"));
+            let media_type = match response.get("media_type") {
+                Some(Value::Array(listed)) => listed.first().cloned(),
+                Some(media) => Some(media.clone()),
+                None if bytes => Some(json!("application/octet-stream")),
+                None => bodied.then(|| json!("application/json")),
+            };
             for key in [
                 "type",
                 "type_name",
@@ -315,6 +324,9 @@ impl Importer<'_> {
                 "also",
             ] {
                 response.shift_remove(key);
+            }
+            if let Some(media_type) = media_type.filter(|_| bodied) {
+                response.insert("media_type".into(), media_type);
             }
         }
         node.insert("response".into(), Value::Object(response));

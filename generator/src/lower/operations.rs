@@ -501,7 +501,9 @@ impl Lowerer<'_> {
             ResponseBody::Page { .. } => Some(TypeRef::Json),
             ResponseBody::Empty => None,
         };
-        let media_types = self.lower_media_types(raw.media_type.as_ref(), body_ty.as_ref(), true, origin);
+        // A HEAD answer has no body, but says the media type its GET would send.
+        let described = body_ty.clone().or_else(|| (head && raw.media_type.is_some()).then_some(TypeRef::Bytes));
+        let media_types = self.lower_media_types(raw.media_type.as_ref(), described.as_ref(), true, origin);
         let json_value = matches!(&body, ResponseBody::Value(ty) if ty != &TypeRef::Bytes)
             && media_types
                 .iter()

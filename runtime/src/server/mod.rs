@@ -60,8 +60,8 @@ pub(crate) use error::too_large;
 pub use input::{Input, NoParams};
 pub use mock::{MockAnswer, MockCall, MockPrincipal, MockService};
 pub use routes::{
-    Access, Answer, Authenticated, Handled, Handler, MissingOperations, Public, Refused, Reply, Routes, download,
-    empty, json, reject, text,
+    Access, Answer, Authenticated, Handled, Handler, MissingOperations, Public, Refused, Reply, Routes, bodiless,
+    download, empty, json, reject, text,
 };
 
 use axum::http::{HeaderValue, StatusCode, header};

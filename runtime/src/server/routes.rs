@@ -71,7 +71,7 @@ impl<P> Access<P> for Public {
 }
 
 /// How a handler's value is written with a status and the negotiated media type: generated
-/// code passes [`json`], [`text`], [`download`] or [`empty`]. A value that cannot be written
+/// code passes [`json`], [`text`], [`download`], [`empty`] or [`bodiless`]. A value that cannot be written
 /// is an error, answered in the API's error shape.
 pub type Answer<T> = fn(T, u16, &'static str) -> Result<Response, ApiError>;
 
@@ -106,6 +106,14 @@ pub fn download(value: super::Download, status: u16, media_type: &'static str) -
 #[doc(hidden)] // Generated code names it through `codegen`.
 pub fn empty(_: (), status: u16, _: &'static str) -> Result<Response, ApiError> {
     Ok((StatusCode::from_u16(status).unwrap_or(StatusCode::NO_CONTENT), Body::empty()).into_response())
+}
+
+/// Writes a HEAD answer: no body, and the `Content-Type` its GET would send (the negotiated
+/// media type), as RFC 9110 9.3.2 asks.
+#[doc(hidden)] // Generated code names it through `codegen`.
+pub fn bodiless(_: (), status: u16, media_type: &'static str) -> Result<Response, ApiError> {
+    let content_type = [(header::CONTENT_TYPE, HeaderValue::from_static(media_type))];
+    Ok((status_code(status), content_type, Body::empty()).into_response())
 }
 
 fn status_code(status: u16) -> StatusCode {

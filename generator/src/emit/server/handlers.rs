@@ -88,6 +88,10 @@ impl ServerEmitter<'_> {
     /// in the setter.
     fn answer(&self, op: &Operation) -> (TokenStream, TokenStream) {
         let answer = match op.server.answer {
+            // A HEAD answer says the media type its GET would send.
+            AnswerKind::Empty if !op.response.media_types.is_empty() => {
+                quote!(::apigen_runtime::codegen::server::bodiless)
+            }
             AnswerKind::Empty => quote!(::apigen_runtime::codegen::server::empty),
             AnswerKind::Download => quote!(::apigen_runtime::codegen::server::download),
             AnswerKind::Text => quote!(::apigen_runtime::codegen::server::text),
