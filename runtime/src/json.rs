@@ -970,8 +970,14 @@ fn choose_tagged(value: &Value, d: &mut Decoder, tag: &str, names: &[&str], open
 /// (a newer service may add one to a known variant) and keeps what still fits nothing;
 /// strict reading reports why each variant failed. `names` (for messages) and `decode` are
 /// the variants in order.
+///
+/// A request's value (strict reading) is first given to the variant it is valid as, by
+/// `validate()` too, as JSON Schema's `anyOf` reads it: a form's text `"0"` decodes as a
+/// closed enumeration's unlisted value and as an integer, and is the integer (Stripe's
+/// `delay_days`, `minimum` or a number of days). Only when it is valid as none is it given to
+/// the first it decodes as, whose violations are then reported.
 #[doc(hidden)]
-pub fn untagged<U>(
+pub fn untagged<U: crate::Validate>(
     value: Value,
     d: &mut Decoder,
     names: &[&str],
@@ -979,6 +985,15 @@ pub fn untagged<U>(
     unknown: fn(Value) -> U,
     open: bool,
 ) -> Option<U> {
+    if d.mode == Mode::Strict {
+        for variant in decode {
+            let mut trial = d.trial(Mode::Strict);
+            let decoded = variant(value.clone(), &mut trial);
+            if let Some(decoded) = decoded.filter(|v| trial.violations.is_empty() && v.validate().is_ok()) {
+                return Some(decoded);
+            }
+        }
+    }
     let mut decoded = None;
     let mut attempt = |index: usize, value: Value, trial: &mut Decoder| {
         decoded = decode[index](value, trial);

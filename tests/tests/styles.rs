@@ -85,7 +85,7 @@ impl CheckoutsApi for Echo {
     }
 
     async fn lookup_checkout(&self, _: Context<()>, request: LookupCheckoutRequest) -> Result<Lookup, ApiError> {
-        Ok(Lookup { key: request.key, created: request.created, label: request.label })
+        Ok(Lookup { key: request.key, created: request.created, label: request.label, delay: request.delay })
     }
 
     async fn report_checkouts(&self, _: Context<()>, request: ReportCheckoutsRequest) -> Result<Report, ApiError> {
@@ -538,7 +538,12 @@ async fn union_parameters_travel_as_the_variant_they_hold_and_arrive_as_the_firs
     assert_eq!((call.path.as_str(), query_string(&call.query).as_str()), ("/checkouts/by/7", "created=5&label=x+y"));
     assert_eq!(
         lookup.send().await.unwrap(),
-        Lookup { key: Key::Integer(7), created: Some(Created::Integer(5)), label: Some(Key::String("x y".into())) }
+        Lookup {
+            key: Key::Integer(7),
+            created: Some(Created::Integer(5)),
+            label: Some(Key::String("x y".into())),
+            delay: None
+        }
     );
     let bounds = Created::Range(Box::new(Range { gt: Some(1), lte: None }));
     let by_name = client.checkouts().lookup(Key::String("spring sale".into())).created(bounds.clone());
@@ -549,7 +554,7 @@ async fn union_parameters_travel_as_the_variant_they_hold_and_arrive_as_the_firs
     );
     assert_eq!(
         by_name.send().await.unwrap(),
-        Lookup { key: Key::String("spring sale".into()), created: Some(bounds), label: None }
+        Lookup { key: Key::String("spring sale".into()), created: Some(bounds), label: None, delay: None }
     );
 
     // Text fitting the first variant is read as it: a name of digits arrives as a number.
@@ -573,6 +578,18 @@ async fn union_parameters_travel_as_the_variant_they_hold_and_arrive_as_the_firs
     assert_eq!((&params[0]["example"], &params[1]["example"]), (&json!("key"), &json!(1)));
     let message = "matches no variant (Integer: (root): expected an integer, found \"soon\"; Range: (root): expected an object, found the string \"soon\")";
     assert_eq!(found, [("query.created", message)]);
+
+    // Text is the first variant it is valid as: `0` decodes as the closed enumeration's
+    // unlisted value too, and is the number; text valid as none is refused by the first
+    // variant it decodes as.
+    for (delay, read) in [("0", json!(0)), ("minimum", json!("minimum"))] {
+        let response = http.get(format!("{base}/checkouts/by/x?delay={delay}")).bearer_auth("tok").send().await;
+        let body: Value = serde_json::from_slice(&response.unwrap().bytes().await.unwrap()).unwrap();
+        assert_eq!(body["delay"], read, "delay={delay}");
+    }
+    let (status, found) = violations_of(get("/checkouts/by/x?delay=soon").await.unwrap()).await;
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!((status, found), (400, vec![("query.delay", "\"soon\" is not one of: minimum")]));
 }
 
 #[tokio::test]
