@@ -20,8 +20,8 @@ use styles_server::types::{
 };
 use styles_server::{
     ApiError, Authenticator, CheckoutAtRequest, CheckoutsApi, Context, CountCheckoutsRequest, CreateCheckoutRequest,
-    CreateNoteRequest, Credential, FilterCheckoutsRequest, FindNoteRequest, LookupCheckoutRequest,
-    PickCheckoutsRequest, ReportCheckoutsRequest, SearchCheckoutsRequest, Secret,
+    CreateNoteRequest, Credential, ExpireCheckoutRequest, FilterCheckoutsRequest, FindNoteRequest,
+    LookupCheckoutRequest, PickCheckoutsRequest, ReportCheckoutsRequest, SearchCheckoutsRequest, Secret,
 };
 
 /// The service: answers the checkout it was given.
@@ -52,6 +52,10 @@ impl CheckoutsApi for Echo {
             expand: form.expand.unwrap_or_default(),
             paid: form.paid.unwrap_or(false),
         })
+    }
+
+    async fn expire_checkout(&self, _: Context<()>, _: ExpireCheckoutRequest) -> Result<(), ApiError> {
+        Ok(())
     }
 
     async fn create_note(&self, _: Context<()>, request: CreateNoteRequest) -> Result<Note, ApiError> {
@@ -188,6 +192,29 @@ async fn a_nested_form_travels_in_brackets_and_arrives_whole() {
         .await
         .unwrap();
     assert_eq!(as_json, checkout, "the same body as JSON");
+}
+
+#[tokio::test]
+async fn a_form_body_of_no_fields_refuses_each_field_it_is_given() {
+    let base = start().await;
+    let http = styles_client::http_client_builder().build().unwrap();
+    let expire = |body: &'static str| {
+        let request = http.delete(format!("{base}/checkouts/c1")).bearer_auth("tok");
+        let request = if body.is_empty() {
+            request
+        } else {
+            request.header("content-type", "application/x-www-form-urlencoded").body(body)
+        };
+        request.send()
+    };
+    assert_eq!(expire("").await.unwrap().status(), 204, "no body");
+    let (status, found) = violations_of(expire("x-unknown=42&y=1").await.unwrap()).await;
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!(
+        (status, found),
+        (400, vec![("/x-unknown", "is not a field of this form"), ("/y", "is not a field of this form")])
+    );
+    client(&base).checkouts().expire("c1").send().await.unwrap();
 }
 
 #[tokio::test]

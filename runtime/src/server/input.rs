@@ -652,6 +652,12 @@ impl Input {
         sent
     }
 
+    /// Reads a form body of no fields the operation accepts: each field it gives is then
+    /// refused by [`Input::finish`] as a field of no such form.
+    pub fn empty_form(&mut self) {
+        self.form_fields();
+    }
+
     /// Whether the request sends a body: a `Content-Type`, or bytes declared (a length above
     /// zero, or a chunked transfer).
     fn sends_body(&self) -> bool {

@@ -224,6 +224,10 @@ impl ServerEmitter<'_> {
         if object.additional.is_some() {
             members.push(quote! { extra: ::std::collections::BTreeMap::new(), });
         }
+        if reads.is_empty() {
+            // Nothing reads the form, which must still be read for what it gives to be refused.
+            reads.push(quote! { __input.empty_form(); });
+        }
         // A required field missing ends the body with `?`, inside a closure; without one the
         // body is always built.
         let build = if fallible {
