@@ -385,6 +385,10 @@ pub trait FromJson: Sized {
     /// (never `None` without a problem recorded: [`Object`] relies on it).
     fn from_json(value: Value, decoder: &mut Decoder) -> Option<Self>;
 
+    /// Whether `null` is a value of this type: only for any JSON (`serde_json::Value`), which
+    /// a request may give as `null` where a field's type is any JSON (JSON Schema's `{}`).
+    const TAKES_NULL: bool = false;
+
     /// A value standing in for one that did not decode: the [`Object`] reader gives it to a
     /// field that failed, so that a generated object is built in one struct literal, and the
     /// object is then refused as a whole (see [`Object`]); callers never see it. The default
@@ -476,6 +480,8 @@ impl FromJson for Value {
     fn from_json(value: Value, _: &mut Decoder) -> Option<Self> {
         Some(value)
     }
+
+    const TAKES_NULL: bool = true;
 
     fn placeholder() -> Self {
         Value::Null
@@ -644,10 +650,10 @@ impl Object<'_> {
         }
     }
 
-    /// A field that must be present and not null. Strict: `null` is a violation even where
-    /// the field's type would take it (any JSON, an open union).
+    /// A field that must be present and not null. Strict: `null` is a violation unless the
+    /// field's type is any JSON, whose value it is (not where an open union would keep it).
     pub fn required<T: FromJson>(&mut self, key: &str) -> T {
-        if let Some(value) = self.take_required(key) {
+        if let Some(value) = self.take_required(key, T::TAKES_NULL) {
             self.decoder.enter_key(key);
             let decoded = T::from_json(value, self.decoder);
             self.decoder.leave();
@@ -660,9 +666,9 @@ impl Object<'_> {
 
     /// The value of the required field `key`, or `None` (recorded) when it is missing or a
     /// refused `null`.
-    fn take_required(&mut self, key: &str) -> Option<Value> {
+    fn take_required(&mut self, key: &str, takes_null: bool) -> Option<Value> {
         match self.take(key) {
-            Some(Value::Null) if self.strict() => {
+            Some(Value::Null) if self.strict() && !takes_null => {
                 self.violation(key, "must not be null");
                 None
             }
@@ -675,8 +681,12 @@ impl Object<'_> {
     }
 
     /// A field that may be absent. Lenient: `null` reads as absent; strict: `null` is a
-    /// violation (the spec does not allow it).
+    /// violation (the spec does not allow it), or for any JSON the value `null`.
     pub fn optional<T: FromJson>(&mut self, key: &str) -> Option<T> {
+        if T::TAKES_NULL && self.strict() && self.map.get(key) == Some(&Value::Null) {
+            self.take(key);
+            return T::from_json(Value::Null, self.decoder);
+        }
         let value = self.take_optional(key)?;
         self.decoder.at_optional_key(key, value)
     }
@@ -1275,6 +1285,32 @@ mod tests {
             result.unwrap_err().0.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
             ["/id: expected a string, found the number 1"]
         );
+    }
+
+    /// Fields of any JSON (JSON Schema's `{}`, Kubernetes' `JSON` and `JSONSchemaPropsOrBool`).
+    #[derive(Debug, PartialEq)]
+    struct Any {
+        required: Value,
+        optional: Option<Value>,
+    }
+
+    impl FromJson for Any {
+        fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+            let mut o = d.object(value)?;
+            let any = Any { required: o.required("required"), optional: o.optional("optional") };
+            o.finish()?;
+            Some(any)
+        }
+    }
+
+    #[test]
+    fn null_is_a_value_of_any_json_in_a_request() {
+        let both: Any = decode(json!({"required": null, "optional": null}), Mode::Strict).unwrap();
+        assert_eq!(both, Any { required: Value::Null, optional: Some(Value::Null) });
+        let absent: Any = decode(json!({"required": [1]}), Mode::Strict).unwrap();
+        assert_eq!(absent, Any { required: json!([1]), optional: None });
+        let missing = decode::<Any>(json!({}), Mode::Strict).unwrap_err();
+        assert_eq!(missing.0.iter().map(|v| v.to_string()).collect::<Vec<_>>(), ["/required: is required"]);
     }
 
     #[test]
