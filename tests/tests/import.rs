@@ -749,7 +749,11 @@ fn format_uri_is_a_url_and_format_url_which_json_schema_does_not_define_is_text_
             "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
                 "webhook_url": {"type": "string", "format": "url", "default": ""},
                 "callback": {"type": "string", "format": "uri"},
-                "media_urls": {"type": "array", "items": {"type": "string", "format": "url"}}
+                "media_urls": {"type": "array", "items": {"type": "string", "format": "url"}},
+                "interval": {"type": "string", "format": "duration"},
+                "home": {"type": "string", "format": "iri"},
+                "at": {"type": "string", "format": "json-pointer"},
+                "short": {"type": "string", "format": "duration", "maxLength": 2}
             }}}}},
             "responses": {"204": {"description": "done"}}}}}
     });
@@ -758,11 +762,17 @@ fn format_uri_is_a_url_and_format_url_which_json_schema_does_not_define_is_text_
     let body = api.ty("CreateHookBody");
     let TypeKind::Object(object) = &body.kind else { panic!("an object") };
     let fields: Vec<String> = object.fields.iter().map(|f| format!("{} {} {:?}", f.wire, f.ty, f.default)).collect();
-    assert_eq!(fields, ["webhook_url string Some(String(\"\"))", "callback url None", "media_urls list<string> None"]);
+    assert_eq!(
+        fields[..3],
+        ["webhook_url string Some(String(\"\"))", "callback url None", "media_urls list<string> None"]
+    );
     let op = api.operations.iter().find(|op| op.name == "createHook").unwrap();
     let sample = apigen::model::sample::of_body(&api, op).unwrap();
     assert_eq!(sample["webhook_url"], "https://example.com/", "sampled as a URL, which Prism checks");
     assert_eq!(sample["media_urls"], serde_json::json!(["https://example.com/"]), "items too");
+    // Formats the format keeps as text, which judges check: not the field's name.
+    let formats = ["interval", "home", "at", "short"].map(|name| sample[name].clone());
+    assert_eq!(formats, ["P1D", "https://example.com/", "/", "sh"].map(serde_json::Value::from));
 }
 
 #[test]

@@ -565,9 +565,6 @@ impl Importer<'_> {
             _ => Expr::Scalar("string"),
         };
         let mut typed = Typed::of(expr);
-        if format == "url" {
-            typed.sample = Some(json!("https://example.com/"));
-        }
         typed.sensitive = format == "password";
         if typed.expr == Expr::Scalar("string")
             && let Some(format) = crate::model::Format::parse(format)
@@ -581,6 +578,9 @@ impl Importer<'_> {
             }
         }
         self.string_constraints(&mut typed, map, at);
+        // Only where it fits: a document's own example replaces it, and a pattern or lengths
+        // it breaks are sampled by lint instead.
+        typed.sample = text_format_sample(format).filter(|sample| self.fits(sample, &typed));
         typed
     }
 
@@ -1419,4 +1419,17 @@ fn scalar_ref(name: &str) -> Option<crate::model::TypeRef> {
         "url" => TypeRef::Url,
         _ => return None,
     })
+}
+
+/// A sample for a string format the format keeps as text but judges check (JSON Schema's
+/// format vocabulary, and `url`, which Prism checks as a URL): a field's name is not an ISO
+/// 8601 duration, an IRI or a JSON pointer.
+fn text_format_sample(format: &str) -> Option<Value> {
+    let sample = match format {
+        "url" | "iri" => "https://example.com/",
+        "duration" => "P1D",
+        "json-pointer" => "/",
+        _ => return None,
+    };
+    Some(json!(sample))
 }
