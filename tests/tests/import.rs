@@ -918,6 +918,38 @@ fn a_head_answer_keeps_the_media_type_of_the_body_it_leaves_out() {
 }
 
 #[test]
+fn an_upload_keeps_every_media_type_the_document_gives_and_a_gap_names_the_rest() {
+    let binary = serde_json::json!({"schema": {"type": "string", "format": "binary"}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Lockers", "version": "1"},
+        "paths": {
+            "/upload": {"post": {"operationId": "upload", "requestBody": {"content": {
+                "application/octet-stream": {"schema": {"properties": {"Content-Type": {"type": "string"}}}},
+                "image/png": binary.clone(), "image/jpeg": binary.clone()}},
+                "responses": {"204": {"description": "done"}}}},
+            "/note": {"post": {"operationId": "note", "requestBody": {"content": {
+                "text/plain": {"schema": {"type": "string"}}, "image/png": binary}},
+                "responses": {"204": {"description": "done"}}}}
+        }
+    });
+    let imported = apigen::import::import(&doc, "lockers.json").unwrap();
+    let api = lint_imported(&imported, "the lockers do not lint");
+    let body = |name: &str| {
+        let op = api.operations.iter().find(|o| o.name == name).unwrap();
+        let body = op.body.as_ref().unwrap();
+        (body.ty.to_string(), body.media_types.clone())
+    };
+    assert_eq!(
+        body("upload"),
+        ("bytes".into(), vec!["application/octet-stream".into(), "image/png".into(), "image/jpeg".into()])
+    );
+    // Text is the first media type's; the image beside it is a gap, not lost silently.
+    assert_eq!(body("note"), ("string".into(), vec!["text/plain".into()]));
+    assert!(imported.summary.line().contains("request-media-alternatives 1"), "{}", imported.summary.line());
+}
+
+#[test]
 fn an_xml_response_is_answered_and_read_as_raw_bytes() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

@@ -65,8 +65,8 @@ kinds! {
         "The later operation is left out.";
     NON_JSON_BODY = "non-json-request-bodies", "A request body that is not JSON and that the format cannot hold: a form of nested objects, a media range (`*/*`), XML.",
         "A required one: operation left out. An optional one: left out of the operation.";
-    REQUEST_ALTERNATIVES = "request-media-alternatives", "A JSON request body also offered in media types the format cannot take for the same value (`application/xml`, an object as `application/octet-stream`, a form of another schema).",
-        "The JSON body is kept, with the forms (`application/x-www-form-urlencoded`, `multipart/form-data`) of the same schema; the other media types are not: the server answers 415 to them.";
+    REQUEST_ALTERNATIVES = "request-media-alternatives", "A request body also offered in media types the format cannot take for the same value (`application/xml`, an object as `application/octet-stream`, a form of another schema, a file beside text or a form).",
+        "The JSON body is kept, with the forms (`application/x-www-form-urlencoded`, `multipart/form-data`) of the same schema (a body that is not JSON: its first media type's kind, raw bytes in every concrete media type listed); the other media types are not: the server answers 415 to them.";
     BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET or HEAD operation (a DELETE's is kept).",
         "Left out of the operation.";
     XML_RESPONSE = "xml-responses", "A success response in XML (`application/xml`, `text/xml`, `application/atom+xml`): the format has no XML type.",

@@ -1294,8 +1294,11 @@ impl Importer<'_> {
         let content = body.get("content").and_then(Value::as_object);
         let description = body.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty());
         if content.and_then(json_media).is_none()
-            && let Some(mut node) = content.and_then(|c| self.other_body(c, op_type, &body_pointer))
+            && let Some((mut node, all_kept)) = content.and_then(|c| self.other_body(c, op_type, &body_pointer))
         {
+            if !all_kept {
+                op_gaps.push(self.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
+            }
             if let Some(description) = description {
                 node.insert("description".into(), json!(description));
             }
@@ -1657,9 +1660,23 @@ impl Importer<'_> {
     /// values in brackets), a multipart form (an object of scalars and lists of those, plus
     /// files: `format: binary`), text (`string`) or raw bytes. The first media type of the content that fits decides; `None`
     /// when none does.
-    fn other_body(&mut self, content: &Map<String, Value>, op_type: &str, pointer: &str) -> Option<Map<String, Value>> {
+    fn other_body(
+        &mut self,
+        content: &Map<String, Value>,
+        op_type: &str,
+        pointer: &str,
+    ) -> Option<(Map<String, Value>, bool)> {
         let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
         let (media, entry) = content.iter().next()?;
+        // Raw bytes travel in any concrete media type: every one the document lists for the
+        // body is kept (an upload in `application/octet-stream`, `image/png` or `image/jpeg`).
+        let raw = |m: &str| {
+            m.contains('/')
+                && !m.contains('*')
+                && !m.ends_with("xml")
+                && !matches!(m, "application/x-www-form-urlencoded" | "multipart/form-data")
+        };
+        let only_first = content.len() == 1;
         let media_essence = essence(media);
         let schema = entry.get("schema").cloned().unwrap_or(json!({}));
         match media_essence.as_str() {
@@ -1696,13 +1713,24 @@ impl Importer<'_> {
                         }
                     }
                 }
-                Some(node)
+                Some((node, only_first))
             }
             "text/plain" | "text/csv" | "text/html" | "text/markdown" => {
-                Some(map(vec![("type", json!("string")), ("media_type", json!(media_essence))]))
+                Some((map(vec![("type", json!("string")), ("media_type", json!(media_essence))]), only_first))
             }
-            other if other.contains('/') && !other.contains('*') && !other.ends_with("xml") => {
-                Some(map(vec![("type", json!("bytes")), ("media_type", json!(other))]))
+            other if raw(other) => {
+                let mut listed: Vec<String> = Vec::new();
+                for m in content.keys().map(|m| essence(m)).filter(|m| raw(m)) {
+                    if !listed.contains(&m) {
+                        listed.push(m);
+                    }
+                }
+                let all_kept = content.keys().all(|m| raw(&essence(m)));
+                let media_type = match listed.as_slice() {
+                    [one] => json!(one),
+                    _ => json!(listed),
+                };
+                Some((map(vec![("type", json!("bytes")), ("media_type", media_type)]), all_kept))
             }
             _ => None,
         }
