@@ -20,7 +20,7 @@ use styles_server::types::{
 };
 use styles_server::{
     ApiError, Authenticator, CheckoutAtRequest, CheckoutsApi, Context, CountCheckoutsRequest, CreateCheckoutRequest,
-    CreateNoteRequest, Credential, ExpireCheckoutRequest, FilterCheckoutsRequest, FindNoteRequest,
+    CreateNoteRequest, Credential, ExpireCheckoutRequest, FilterCheckoutsRequest, FindNoteRequest, HoldCheckoutRequest,
     LookupCheckoutRequest, PickCheckoutsRequest, ReportCheckoutsRequest, SearchCheckoutsRequest, Secret,
 };
 
@@ -55,6 +55,10 @@ impl CheckoutsApi for Echo {
     }
 
     async fn expire_checkout(&self, _: Context<()>, _: ExpireCheckoutRequest) -> Result<(), ApiError> {
+        Ok(())
+    }
+
+    async fn hold_checkout(&self, _: Context<()>, _: HoldCheckoutRequest) -> Result<(), ApiError> {
         Ok(())
     }
 
@@ -215,6 +219,26 @@ async fn a_form_body_of_no_fields_refuses_each_field_it_is_given() {
         (400, vec![("/x-unknown", "is not a field of this form"), ("/y", "is not a field of this form")])
     );
     client(&base).checkouts().expire("c1").send().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_optional_form_body_is_absent_when_nothing_is_sent_and_a_form_when_one_is() {
+    let base = start().await;
+    let http = styles_client::http_client_builder().build().unwrap();
+    let hold = |content_type: Option<&'static str>, body: &'static str| {
+        let request = http.post(format!("{base}/checkouts/c1/hold")).bearer_auth("tok").body(body);
+        match content_type {
+            Some(content_type) => request.header("content-type", content_type),
+            None => request,
+        }
+        .send()
+    };
+    assert_eq!(hold(None, "").await.unwrap().status(), 204, "no body");
+    let form = Some("application/x-www-form-urlencoded");
+    assert_eq!(hold(form, "until=noon").await.unwrap().status(), 204);
+    let (status, found) = violations_of(hold(form, "").await.unwrap()).await;
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!((status, found), (400, vec![("/until", "is required")]), "an empty form");
 }
 
 #[tokio::test]

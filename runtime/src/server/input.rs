@@ -567,10 +567,12 @@ impl Input {
         }
     }
 
-    /// True when the request carries no body (none, or only whitespace): an optional form
-    /// body read field by field is then absent, not a form missing its required fields.
+    /// True when the request carries no body (none, or only whitespace) and names no media
+    /// type for one: an optional form body read field by field is then absent, not a form
+    /// missing its required fields. An empty body sent as a form is a form without fields,
+    /// as for a required one ([`Input::required_form`]).
     pub fn body_is_empty(&self) -> bool {
-        self.body.iter().all(u8::is_ascii_whitespace)
+        !self.headers.contains_key(axum::http::header::CONTENT_TYPE) && self.body.iter().all(u8::is_ascii_whitespace)
     }
 
     /// A form body (urlencoded, or multipart without files) of nested objects and lists
