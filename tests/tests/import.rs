@@ -1297,6 +1297,31 @@ fn a_convention_most_lists_share_is_declared_once_and_a_cursor_defined_otherwise
 }
 
 #[test]
+fn an_operation_answering_another_error_body_than_api_errors_is_a_recorded_gap() {
+    // authentiq's: OAuth errors at most responses, RFC 9457 problems at some.
+    let refer = |name: &str| serde_json::json!({"description": "failed", "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{name}")}}}});
+    let op = |id: &str, error: &str| serde_json::json!({"operationId": id, "responses": {"204": {"description": "done"}, "default": refer(error)}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Clients", "version": "1"},
+        "paths": {
+            "/a": {"get": op("getA", "OAuthError"), "post": op("postA", "Problem")},
+            "/b": {"get": op("getB", "OAuthError")}
+        },
+        "components": {"schemas": {
+            "OAuthError": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}, "error_description": {"type": "string"}}},
+            "Problem": {"type": "object", "required": ["type", "status"], "properties": {"type": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}}}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "clients.json").unwrap();
+    assert!(imported.summary.line().contains("error-body-elsewhere 1"), "{}", imported.summary.line());
+    let api = lint_imported(&imported, "the clients do not lint");
+    let gaps = |name: &str| api.operations.iter().find(|o| o.name == name).unwrap().gaps.clone();
+    assert!(gaps("postA").contains(&"error-body-elsewhere".to_owned()), "{:?}", gaps("postA"));
+    assert!(!gaps("getA").contains(&"error-body-elsewhere".to_owned()), "{:?}", gaps("getA"));
+}
+
+#[test]
 fn the_error_body_most_error_responses_share_becomes_api_errors() {
     // Without `api.errors`: the format's own `{"error": {"code", "message", "violations"}}`.
     const BUILT_IN: &str = "    message: \"/error/message\",\n    code: ::core::option::Option::None,\n    violations: ::core::option::Option::Some(\"/error/violations\"),\n";

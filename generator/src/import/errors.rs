@@ -143,7 +143,33 @@ impl Importer<'_> {
         if let Some(ty) = name.and_then(|name| self.types.get_mut(&name)) {
             add_gaps(&mut ty.node, &[id]);
         }
+        if matches!(told, ErrorsTold::Mapped(_)) {
+            self.error_keys = std::iter::once(key).chain(alike).collect();
+        }
         self.errors = told;
+    }
+
+    /// Notes gap `error-body-elsewhere` where a client error response (4xx, `default`) of an
+    /// operation answers a JSON body other than the one `api.errors` maps: the router's own
+    /// refusals of that operation are written in `api.errors` all the same.
+    pub(super) fn note_error_elsewhere(&mut self, resolved: &Value, pointer: &str, op_gaps: &mut Vec<String>) {
+        if self.error_keys.is_empty() {
+            return;
+        }
+        let Some((_, schema)) = resolved.get("content").and_then(Value::as_object).and_then(json_media) else {
+            return;
+        };
+        let key = match schema.get("$ref").and_then(Value::as_str) {
+            Some(reference) => match reference.strip_prefix("#/components/schemas/") {
+                Some(key) => key.replace("~1", "/").replace("~0", "~"),
+                None => return,
+            },
+            None if schema.get("properties").is_some() => format!("{INLINE}{schema}"),
+            None => return,
+        };
+        if !self.error_keys.contains(&key) {
+            op_gaps.push(self.gaps.note(gaps::ERROR_BODY_ELSEWHERE, pointer));
+        }
     }
 
     /// The component key of the schema more than half of the error responses answer (with the

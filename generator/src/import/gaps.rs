@@ -93,6 +93,8 @@ kinds! {
         "The format's built-in error body (`{\"error\": {\"code\", \"message\"}}`) is declared; the shared schema is kept as a type.";
     ERROR_MEDIA = "error-media", "Error responses given only in a media type other than JSON (`text/plain`, XML).",
         "The router's own refusals (400, 401, 404, 405, 406, 413, 415) are JSON, in the API's error body; a handler's errors are too.";
+    ERROR_BODY_ELSEWHERE = "error-body-elsewhere", "Client error responses (4xx, `default`) of an operation whose JSON body is another schema than the error body most error responses share (authentiq's RFC 9457 problems beside its OAuth errors).",
+        "The router's own refusals of that operation (400, 401, 404, 405, 406, 413, 415) are written in `api.errors`; the handler answers the operation's own error types.";
     ERROR_BODY_BY_NAME = "error-body-by-name", "Where the error body holds its message, status and violations: OpenAPI has no word for it.",
         "Told from the field names (README, \"Importing an OpenAPI document\") and declared as `api.errors`: check the pointers against the API's documentation.";
     PAGINATION = "pagination", "How a list pages: OpenAPI has no word for it, so the import tells it from the names the document uses (a `Link` response header, a `has_more` boolean with a `starting_after` parameter, a next cursor in the body and the parameter taking it, an `offset` or `page` parameter).",

@@ -210,6 +210,9 @@ struct Importer<'a> {
     declared_authorization: bool,
     /// The document's error body, told from its error responses ([`errors`]).
     errors: errors::ErrorsTold,
+    /// The keys of the error schemas `api.errors` stands for, when mapped (the shared one, the
+    /// components alike it, or `#inline:` and the text of copies written inline).
+    error_keys: Vec<String>,
     /// An object schema with properties and no `additionalProperties` was met: the spec says
     /// `api.unknown_fields: ignore`.
     open_objects: bool,
@@ -296,6 +299,7 @@ impl<'a> Importer<'a> {
             error_noted: false,
             declared_authorization: false,
             errors: errors::ErrorsTold::NotShared,
+            error_keys: Vec::new(),
             open_objects: false,
         }
     }

@@ -1504,10 +1504,16 @@ impl Importer<'_> {
                     successes.push(Success { status: s, body, resolved: resolved.clone(), pointer: response_pointer });
                 }
                 Some(s @ 400..=599) => {
+                    if s < 500 {
+                        self.note_error_elsewhere(resolved, &response_pointer, op_gaps);
+                    }
                     errors.extend(self.failure_case(s, resolved, implied, &response_pointer, op_gaps));
                 }
                 Some(_) => op_gaps.push(self.gaps.note(gaps::REDIRECTS, &response_pointer)),
-                None if code == "default" => default = Some((resolved.clone(), response_pointer)),
+                None if code == "default" => {
+                    self.note_error_elsewhere(resolved, &response_pointer, op_gaps);
+                    default = Some((resolved.clone(), response_pointer));
+                }
                 None => op_gaps.push(self.gaps.note(gaps::BAD_VALUE, &response_pointer)),
             }
         }
