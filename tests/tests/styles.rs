@@ -400,6 +400,11 @@ async fn query_lists_travel_in_their_style_both_ways() {
         found,
         [("query.ids", "expected an integer, found \"two\""), ("query.codes", "must hold at most 3 items (found 4)")]
     );
+    // `tags` needs an item when given: given no key it is absent; `tags=` is the empty list.
+    assert_eq!(get("ids=1").await.unwrap().status().as_u16(), 200);
+    let (status, found) = violations_of(get("ids=1&tags=").await.unwrap()).await;
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!((status, found), (400, vec![("query.tags", "must hold at least 1 items (found 0)")]));
 }
 
 /// The violations of a 400 answer, as (path, message).

@@ -438,6 +438,14 @@ impl Input {
 
     /// The values given for `name` at `place`, as text; header values that are not visible
     /// ASCII are violations.
+    /// Whether the query gives `name` at all (`ids=`, `ids[]=a`, `ids[0]=a`): an optional
+    /// list given no key is absent, and its item counts are not checked.
+    pub fn query_given(&self, name: &str) -> bool {
+        self.query
+            .iter()
+            .any(|(key, _, _)| key.strip_prefix(name).is_some_and(|rest| rest.is_empty() || rest.starts_with('[')))
+    }
+
     fn values(&mut self, place: Place, name: &str) -> Vec<String> {
         match place {
             Place::Path => vec![self.path(name)],

@@ -95,6 +95,14 @@ impl ServerEmitter<'_> {
                 };
                 let check = if is_option {
                     quote! { #value { __input.check(#location, |__v| { #(#checks)* }); } }
+                } else if !param.required && matches!(param.ty, TypeRef::List(_)) {
+                    // An optional list given no key is absent: its item counts do not apply.
+                    let given = if param.location == ParamIn::Query {
+                        quote! { !__value.is_empty() || __input.query_given(#wire) }
+                    } else {
+                        quote! { !__value.is_empty() }
+                    };
+                    quote! { { #value if #given { __input.check(#location, |__v| { #(#checks)* }); } } }
                 } else {
                     quote! { { #value __input.check(#location, |__v| { #(#checks)* }); } }
                 };
