@@ -182,7 +182,7 @@ for id in "${ids[@]}"; do
   kill "$serve_pid" 2>/dev/null || true
   wait "$serve_pid" 2>/dev/null || true
   python3 "$repo/bench/conformance/server_verdicts.py" "$(basename "$doc")" "$work/$id.junit.xml" \
-    "$work/specs/$id/api.yaml" >>"$out/server.tsv"
+    "$work/specs/$id/api.yaml" "$doc" >>"$out/server.tsv"
 done
 python3 "$repo/bench/conformance/server_report.py" "$out/server.tsv" "${MIN_SERVER:-0}" || failed=1
 echo "server verdicts: $out/server.tsv" >&2

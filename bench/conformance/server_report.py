@@ -1,7 +1,7 @@
 """Summarises bench/conformance.sh's schemathesis verdicts: operations passing every check,
 those whose only failures are refusals the document never lists (its own incompleteness) or
 the document's own imprecision (`document <class>` in server_verdicts.py, each with its
-evidence), those failing only by a named gap, failure classes with an example each, one line per document. Usage: server_report.py server.tsv [MIN_RATE]: exits 1 when the pass
+evidence) or the judge's own limit (`judge <class>`), those failing only by a named gap, failure classes with an example each, one line per document. Usage: server_report.py server.tsv [MIN_RATE]: exits 1 when the pass
 rate is below MIN_RATE percent or the server answered a 5xx (`not_a_server_error`)."""
 import collections
 import sys
@@ -25,7 +25,7 @@ total = sum(verdicts.values())
 tested = total - verdicts["no-report"]
 # The document's own incompleteness (a refusal it lists no status for) or imprecision
 # (server_verdicts.py's `document` classes) is counted apart, as a pass of ours.
-apart = ("refusal-undocumented", "document")
+apart = ("refusal-undocumented", "document", "judge")
 passed = verdicts["pass"] + sum(verdicts[v] for v in apart)
 print("server (schemathesis):")
 for doc, c in sorted(per_doc.items()):
@@ -36,6 +36,7 @@ print(f"operations: {total}; " + ", ".join(f"{k} {v}" for k, v in verdicts.most_
 print(f"pass rate (every check; refusals the document never lists counted apart): {passed}/{tested} = {100 * passed / max(tested, 1):.1f}%")
 print(f"  of which the document lists no status for a refusal the router made: {verdicts['refusal-undocumented']}")
 print(f"  of which the document's own imprecision (a `document` class): {verdicts['document']}")
+print(f"  of which the judge's own limit (a `judge` class: no request could be sent): {verdicts['judge']}")
 print(f"passing every check outright: {verdicts['pass']}/{tested} = {100 * verdicts['pass'] / max(tested, 1):.1f}%")
 print(f"failing only by a named gap (the format cannot say it yet): {verdicts['gap']}/{tested}; failing: {verdicts['fail']}/{tested}")
 named = passed + verdicts["gap"]

@@ -5,15 +5,17 @@ A failure is `<code> <title>` as schemathesis names it (`ST103 Undocumented stat
 undocumented status that is a refusal the router must make (400 for a request breaking the
 document's rules, 401, 404, 405, 406, 413, 415, and 414 or 431 for a target or headers past
 the server's limits) is `undocumented-refusal <status>`: the document's own incompleteness,
-counted apart. A request schemathesis calls accepted (ST201) that was answered 414 or 431 was
-refused too (schemathesis' list of rejections lacks those two): it counts the same way. A failure the format cannot express yet is a
+counted apart. A request schemathesis calls accepted (ST201) that was answered 413, 414 or 431
+was refused too (schemathesis' list of rejections lacks those): it counts the same way. A failure the format cannot express yet is a
 named gap, counted apart too, as is the document's own imprecision:
   document untyped-object
                      a body that is not an object (`null`, `true`, a list) refused where the
                      document's schema gives `properties` (often `required` ones) without
                      `type: object`: by JSON Schema any non-object then fits vacuously, which
                      no API means (Discourse's bodies need their required fields); the format
-                     reads such a schema as an object, as the API does;
+                     reads such a schema as an object, as the API does; so is a `null` refused
+                     where the document's schema at that place (read from the DOCUMENT) has
+                     properties and neither `type` nor `nullable` (Azure's `customProfile`);
   gap open-objects   a request object holding fields its schema does not declare is refused
                      (the format's objects are closed to requests; OpenAPI's are open unless
                      `additionalProperties: false`);
@@ -90,14 +92,20 @@ named gap, counted apart too, as is the document's own imprecision:
                      property the `allOf` brings is "additional" and no object with them fits
                      (Azure's logic-apps `ConnectionGatewayDefinition`);
   document ignored-header
-                     an `Accept` header the document declares as a parameter, which OpenAPI
-                     says "SHALL be ignored" (3.0.3 and 3.1.0, Parameter Object, `name`):
-                     a request without it accepted (an absent `Accept` takes any answer), or
-                     one with a value schemathesis made up from the parameter's schema refused
-                     406 (schemathesis sends no other `Accept` the operation cannot answer).
+                     an `Accept` or `Content-Type` header the document declares as a
+                     parameter, which OpenAPI says "SHALL be ignored" (3.0.3 and 3.1.0,
+                     Parameter Object, `name`): a request without `Accept` accepted (an absent
+                     `Accept` takes any answer), or one with a value schemathesis made up from
+                     the parameter's schema refused (406 for `Accept`; 415, or the body read
+                     as missing, for a `Content-Type` that is no media type; the import leaves
+                     the parameter out, gap header-params).
 An operation schemathesis's log lists under "Authentication failed" (every request answered
 401 or 403) fails as `auth-refused`: no check judged it.
-Usage: server_verdicts.py DOC_NAME junit.xml [IMPORTED_API_YAML]"""
+A failure that is the judge's own is counted apart too, like the document's:
+  judge no-serializer
+                     schemathesis could not write a request body in the document's media type
+                     (`application/tar`): no request was sent.
+Usage: server_verdicts.py DOC_NAME junit.xml [IMPORTED_API_YAML [DOCUMENT]]"""
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -155,6 +163,84 @@ def untyped_operations(texts):
 
 
 texts = spec_texts(sys.argv[3] if len(sys.argv) > 3 else "")
+
+
+def load_document(doc_path):
+    """The original document (JSON or YAML), or None."""
+    try:
+        text = open(doc_path).read()
+    except (OSError, TypeError):
+        return None
+    try:
+        import json
+
+        return json.loads(text)
+    except ValueError:
+        try:
+            import yaml
+
+            return yaml.safe_load(text)
+        except Exception:
+            return None
+
+
+document = load_document(sys.argv[4] if len(sys.argv) > 4 else None)
+
+
+def resolve(schema, depth=0):
+    """A schema with its `$ref` followed and its `allOf` parts' properties and types merged."""
+    if not isinstance(schema, dict) or depth > 20:
+        return {}
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/") and document is not None:
+        target = document
+        for key in ref[2:].split("/"):
+            key = key.replace("~1", "/").replace("~0", "~")
+            target = target.get(key, {}) if isinstance(target, dict) else {}
+        return resolve(target, depth + 1)
+    merged = dict(schema)
+    for part in schema.get("allOf") or []:
+        part = resolve(part, depth + 1)
+        merged.setdefault("properties", {})
+        merged["properties"] = {**part.get("properties", {}), **merged["properties"]}
+        for key in ("type", "nullable", "items", "additionalProperties"):
+            if key in part and key not in merged:
+                merged[key] = part[key]
+    return merged
+
+
+def body_schema_at(name, pointer):
+    """The schema of the request body of operation `name` ("PUT /path") at the JSON pointer
+    `pointer` (`/properties/customProfile`), resolved; None when it cannot be told."""
+    if document is None:
+        return None
+    method, _, route = name.partition(" ")
+    operation = (document.get("paths") or {}).get(route, {}).get(method.lower())
+    if not isinstance(operation, dict):
+        return None
+    body = resolve(operation.get("requestBody") or {})
+    content = body.get("content") or {}
+    media = next((m for m in content if "json" in m), None)
+    if media is None:
+        return None
+    schema = resolve(content[media].get("schema") or {})
+    for key in [k.replace("~1", "/").replace("~0", "~") for k in pointer.split("/")[1:]]:
+        if key.isdigit() and "items" in schema:
+            schema = resolve(schema["items"])
+        elif key in (schema.get("properties") or {}):
+            schema = resolve(schema["properties"][key])
+        elif isinstance(schema.get("additionalProperties"), dict):
+            schema = resolve(schema["additionalProperties"])
+        else:
+            return None
+    return schema
+
+
+def untyped_at(name, pointer):
+    """Whether the body schema at `pointer` takes `null` by JSON Schema: properties given,
+    but neither a `type` nor `nullable`."""
+    schema = body_schema_at(name, pointer)
+    return bool(schema) and "properties" in schema and "type" not in schema and not schema.get("nullable")
 untyped = untyped_operations(texts)
 
 
@@ -219,6 +305,14 @@ def violations_in(block):
     return []
 
 
+def violation_paths(block):
+    """(path, message) of each violation a refusal lists."""
+    listed = re.search(r'"(?:violations|details)":\[(.*?)\]\}', block)
+    if not listed:
+        return []
+    return re.findall(r'"path":"((?:[^"\\]|\\.)*)","message":"((?:[^"\\]|\\.)*)"', listed.group(1))
+
+
 def failures_of(text, name=""):
     """(class, example) of each failure a JUnit failure text lists."""
     found = []
@@ -226,7 +320,7 @@ def failures_of(text, name=""):
     # A check that shows no response (ST202 often does not) is judged by the refusal another
     # check of the same case shows.
     shown = [v for b in blocks if "[400]" in b for v in violations_in(b)]
-    limit = re.search(r"\[(414|431)\] ", text)
+    limit = re.search(r"\[(413|414|431)\] ", text)
     for block in blocks:
         head = re.match(r"- (?:([A-Z]+\d+) )?([^\n]+)", block)
         if not head:
@@ -245,8 +339,9 @@ def failures_of(text, name=""):
         ):
             cls = "gap no-success-response"
         elif code in ("ST201", "ST202") and limit:
-            # The router's bounds on a request's size (RFC 9110 lets a server refuse a URI too
-            # long, 414, or headers too large, 431): schemathesis sent past them.
+            # The router's bounds on a request's size (RFC 9110 lets a server refuse content
+            # too large, 413, a URI too long, 414, or headers too large, 431): schemathesis
+            # sent past them.
             cls = f"undocumented-refusal {limit.group(1)}"
         elif (
             code == "ST202"
@@ -270,6 +365,12 @@ def failures_of(text, name=""):
         elif code == "ST202" and violations and all(v == "this operation takes no body" for v in violations):
             cls = "gap dropped-body"
         elif code == "ST202" and violations and all(v.startswith("expected an object, found") for v in violations):
+            cls = "document untyped-object"
+        elif (
+            code == "ST202"
+            and (paths := violation_paths(text))
+            and all(m == "must not be null" and untyped_at(name, p) for p, m in paths)
+        ):
             cls = "document untyped-object"
         elif code == "ST202" and violations and all(re.match(BIG_INTEGER, v) for v in violations):
             cls = "gap big-integers"
@@ -298,7 +399,7 @@ def failures_of(text, name=""):
             cls = "gap item-constraints"
         elif (
             code.startswith("ST108")
-            and recorded & {"error-body", "error-body-no-message", "error-body-unfillable"}
+            and recorded & {"error-body", "error-body-no-message", "error-body-unfillable", "error-body-elsewhere"}
             and re.search(r"status code (4\d\d|5\d\d)|`default` response schema", block)
             # One of the router's own refusals (not the mock's sample answer).
             and re.search(
@@ -315,7 +416,7 @@ def failures_of(text, name=""):
         elif (
             code == "ST202"
             and "request-media-alternatives" in recorded
-            and ("[415]" in block or (violations and all(v == "a JSON body is required" for v in violations)))
+            and ("[415]" in text or (violations and all(v == "a JSON body is required" for v in violations)))
         ):
             cls = "gap request-media-alternatives"
         elif (code == "ST104" and "[204] No Content" in block) or (
@@ -325,7 +426,7 @@ def failures_of(text, name=""):
             # RFC 9110, 15.3.5: a 204 response cannot contain content; the document gives one.
             cls = "document content-on-204"
         elif code == "ST201" and "item-constraints" in recorded and re.search(
-            r"array with invalid items|Object with invalid additional property|violates `\w+` at /properties/[^/ ]+/items",
+            r"array with invalid items|Object with invalid additional property|violates `\w+`(, `\w+`)* at /properties/[^/ ]+/items",
             block,
             re.I,
         ):
@@ -333,6 +434,9 @@ def failures_of(text, name=""):
         elif code == "ST201" and "unique-items" in recorded and "Non-unique items" in block:
             cls = "gap unique-items"
         elif code == "ST201" and "patterns" in recorded and re.search(r"not matching the '[^']*\(\?[=!<]", block):
+            cls = "gap patterns"
+        elif code.startswith("ST108") and "patterns" in recorded and re.search(r'does not match "[^\n]*\(\?[=!<]', block):
+            # The mock's sample of a value whose look-around pattern the import left out.
             cls = "gap patterns"
         elif code == "ST201" and "exclusive-bounds" in recorded and re.search(
             r"Value (smaller|greater) than (minimum|maximum)", block
@@ -379,8 +483,15 @@ def failures_of(text, name=""):
             cls = "gap json-body"
         elif code.startswith("ST108") and "status code 2" in block and (name, "response") in untyped:
             cls = "gap json-response"
-        elif (code == "ST201" and "Invalid component: Missing `Accept` at header" in block) or (
-            code == "ST202" and "[406] Not Acceptable" in block
+        elif (
+            (code == "ST201" and "Invalid component: Missing `Accept` at header" in block)
+            or (code == "ST202" and "[406] Not Acceptable" in text)
+            or (
+                code == "ST202"
+                and "header-params" in recorded
+                and re.search(r"-H 'Content-Type: (?![a-z]+/[a-z0-9.+-]+)", text)
+                and ("[415]" in text or "a JSON body is required" in text)
+            )
         ):
             cls = "document ignored-header"
         else:
@@ -394,14 +505,30 @@ for case in suites.iter("testcase"):
     name = case.get("name", "?")
     failures = []
     for failure in list(case.iter("failure")) + list(case.iter("error")):
-        failures += failures_of(failure.text or failure.get("message", ""), name) or [(failure.get("message", "error"), (failure.text or "")[:600])]
+        text = failure.text or failure.get("message", "")
+        unparsed = [(failure.get("message", "error"), (failure.text or "")[:600])]
+        if "No supported serializers for media types" in text:
+            # schemathesis could not write the body (`application/tar`): no request was sent.
+            unparsed = [("judge no-serializer", " ".join(text.split())[:600])]
+        failures += failures_of(text, name) or unparsed
     if name in refused:
         failures.append(("auth-refused", "every request was answered 401 or 403: no check judged the operation"))
-    ours = [f for f in failures if not f[0].startswith(("undocumented-refusal", "gap ", "document "))]
+    ours = [f for f in failures if not f[0].startswith(("undocumented-refusal", "gap ", "document ", "judge "))]
     gaps = [f for f in failures if f[0].startswith("gap ")]
     imprecise = [f for f in failures if f[0].startswith("document ")]
+    judged = [f for f in failures if f[0].startswith("judge ")]
     verdict = (
-        "fail" if ours else "gap" if gaps else "document" if imprecise else "refusal-undocumented" if failures else "pass"
+        "fail"
+        if ours
+        else "gap"
+        if gaps
+        else "document"
+        if imprecise
+        else "judge"
+        if judged
+        else "refusal-undocumented"
+        if failures
+        else "pass"
     )
     fields = [doc, name, verdict] + [f"{cls}\x1f{example}" for cls, example in failures]
     print("\t".join(field.replace("\t", " ").replace("\n", " ") for field in fields))
