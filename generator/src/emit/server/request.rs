@@ -259,7 +259,8 @@ impl ServerEmitter<'_> {
     /// one value, each parsed as its type.
     fn form_field_read(&self, def: &TypeDef, field: &Field) -> TokenStream {
         let wire = &field.wire;
-        let field_required = field.presence(def.usage) == Presence::Required
+        // A form has no null: a required field that may be null must still be given.
+        let field_required = matches!(field.presence(def.usage), Presence::Required | Presence::Nullable)
             || (field.access == crate::model::Access::WriteOnly && !field.optional);
         match &field.ty {
             TypeRef::File => quote! { __input.form_file(#wire, #field_required) },
