@@ -101,10 +101,30 @@ named gap, counted apart too, as is the document's own imprecision:
                      the parameter out, gap header-params).
 An operation schemathesis's log lists under "Authentication failed" (every request answered
 401 or 403) fails as `auth-refused`: no check judged it.
+  document malformed-media-type
+                     an answer without the `Content-Type` the document names where that name is
+                     no media type (telnyx's `*`; RFC 9110, 8.3.1: `type "/" subtype`), which
+                     schemathesis cannot parse either;
+  document oneof-discriminated
+                     an answer "valid under more than one" variant of a `oneOf` whose variants
+                     only its `discriminator` tells apart: JSON Schema ignores the
+                     discriminator, so every instance of one variant fits the others too and no
+                     answer is valid (telnyx's `DetailRecord`);
+  gap object-params  a query parameter the import left out (gap of that name: an exploded
+                     object of nested values, a union) refused as not a parameter of the
+                     operation.
 A failure that is the judge's own is counted apart too, like the document's:
+  judge byte-format  a string breaking OpenAPI's `format: byte` (base64, OpenAPI 3.0.3, Data
+                     Types) refused: schemathesis does not check that format, and sends the
+                     document's example (`[Base64 encoded content]`) as valid;
   judge no-serializer
                      schemathesis could not write a request body in the document's media type
-                     (`application/tar`): no request was sent.
+                     (`application/tar`): no request was sent;
+  judge unknown-header
+                     a request with a header the document does not declare accepted: HTTP's
+                     recipients ignore header fields they do not recognise (RFC 9110, 5.1:
+                     "Other recipients SHOULD ignore unrecognized header and trailer fields"),
+                     which is how HTTP is extended; no server refuses one.
 Usage: server_verdicts.py DOC_NAME junit.xml [IMPORTED_API_YAML [DOCUMENT]]"""
 import re
 import sys
@@ -250,6 +270,12 @@ def nullable_enumerations(texts):
     found = set()
     # Enumerations declared as types of their own (`EncryptedMedia: {enum: [SRTP, ZRTP]}`).
     enum_types = {m.group(1) for t in texts for m in re.finditer(r"^  (\w+):\n(?:    .*\n)*?    enum:", t, re.M)}
+    enum_types |= {m.group(1) for t in texts for m in re.finditer(r"^  (\w+): \{[^\n]*\benum:", t, re.M)}
+    # An inline enumeration is named where first declared and referred to by that name
+    # elsewhere (`type: CreateInboundIpRequestDefaultRoutingMethod`): a type name declared
+    # nowhere as a type of its own with fields or variants.
+    shaped = {m.group(1) for t in texts for m in re.finditer(r"^  (\w+):(?: \{[^\n]*\b(?:fields|union|items):|\n(?:    .*\n)*?    (?:fields|union|items|type):)", t, re.M)}
+    scalars = {"string", "integer", "number", "boolean", "url", "json", "bytes", "date", "time", "file"}
     for text in texts:
         lines = text.split("\n")
         for i, line in enumerate(lines):
@@ -264,7 +290,9 @@ def nullable_enumerations(texts):
                 body.append(below)
             node = "\n".join(body)
             typed = re.search(r"\btype: (\w+)", node)
-            enumerated = re.search(r"\benum:", node) or (typed and typed.group(1) in enum_types)
+            enumerated = re.search(r"\benum:", node) or (
+                typed and (typed.group(1) in enum_types or (typed.group(1) not in shaped | scalars and typed.group(1)[0].isupper()))
+            )
             if re.search(r"\bnullable: true\b", node) and enumerated:
                 found.add(head.group(2))
     return found
@@ -360,6 +388,23 @@ def failures_of(text, name=""):
             cls = "undocumented-refusal 400"
         elif code == "ST202" and re.search(r"\[400\] Bad Request:\s*`[^`]*the limit is \d+", text):
             cls = "undocumented-refusal 400"
+        elif (
+            code == "ST202"
+            and "object-params" in recorded
+            and violations
+            and all(v == "is not a parameter of this operation" for v in violations)
+        ):
+            cls = "gap object-params"
+        elif code == "ST202" and violations and all(v == "must be a valid byte" for v in violations):
+            cls = "judge byte-format"
+        elif code in ("ST104", "ST110") and re.search(r"Malformed media type: `[^`/]*`|documented in the schema:\s*- `\*`", text):
+            cls = "document malformed-media-type"
+        elif (
+            code.startswith("ST108")
+            and "is valid under more than one of the schemas listed in the 'oneOf' keyword" in block
+            and '"discriminator"' in block
+        ):
+            cls = "document oneof-discriminated"
         elif code == "ST202" and violations and all(v.startswith("is not a field of this") for v in violations):
             cls = "gap open-objects"
         elif code == "ST202" and violations and all(v == "this operation takes no body" for v in violations):
@@ -431,6 +476,8 @@ def failures_of(text, name=""):
             re.I,
         ):
             cls = "gap item-constraints"
+        elif code == "ST201" and "Invalid component: in header - object with unexpected properties" in block:
+            cls = "judge unknown-header"
         elif code == "ST201" and "unique-items" in recorded and "Non-unique items" in block:
             cls = "gap unique-items"
         elif code == "ST201" and "patterns" in recorded and re.search(r"not matching the '[^']*\(\?[=!<]", block):
