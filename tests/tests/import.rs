@@ -613,6 +613,35 @@ fn enumeration_values_whose_rust_names_collide_are_kept_under_names_of_their_own
 }
 
 #[test]
+fn a_closed_base_closes_the_objects_that_include_it() {
+    // Azure's `ResourceReference` (`additionalProperties: false`) under `ConnectionGatewayReference`:
+    // by JSON Schema the base refuses every property it does not list, in the whole object.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Gateways", "version": "1"},
+        "paths": {"/gateways": {"put": {"operationId": "putGateway",
+            "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/GatewayReference"}}}},
+            "responses": {"204": {"description": "done"}}}}},
+        "components": {"schemas": {
+            "ResourceReference": {"type": "object", "additionalProperties": false, "properties": {"id": {"type": "string"}}},
+            "GatewayReference": {"type": "object", "allOf": [{"$ref": "#/components/schemas/ResourceReference"}],
+                "properties": {"name": {"type": "string"}}},
+            "Open": {"type": "object", "properties": {"id": {"type": "string"}}},
+            "OpenReference": {"type": "object", "allOf": [{"$ref": "#/components/schemas/Open"}],
+                "properties": {"name": {"type": "string"}}}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "gateways.json").unwrap();
+    let api = lint_imported(&imported, "the gateways do not lint");
+    let ignores = |name: &str| match &api.ty(name).kind {
+        TypeKind::Object(object) => (object.ignores_unknown, object.includes.clone()),
+        _ => panic!("{name} is an object"),
+    };
+    assert_eq!(ignores("GatewayReference"), (false, vec!["ResourceReference".to_owned()]));
+    assert_eq!(ignores("OpenReference"), (true, vec!["Open".to_owned()]), "an open base leaves it open");
+}
+
+#[test]
 fn an_azure_enumeration_that_may_grow_is_closed_to_requests_as_its_schema_says() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

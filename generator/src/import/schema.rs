@@ -213,6 +213,12 @@ impl Importer<'_> {
                 }
                 inherited_required
                     .extend(merged.get("required").and_then(Value::as_array).cloned().unwrap_or_default());
+                // A closed base closes what includes it: by JSON Schema its
+                // `additionalProperties: false` refuses any property it does not list, in the
+                // whole instance (Azure's `ResourceReference` under `ConnectionGatewayReference`).
+                if merged.get("additionalProperties") == Some(&Value::Bool(false)) {
+                    own.insert("additionalProperties".into(), Value::Bool(false));
+                }
                 bases.push(name);
             } else if shapes(part) {
                 inline_parts += 1;
