@@ -613,6 +613,31 @@ fn enumeration_values_whose_rust_names_collide_are_kept_under_names_of_their_own
 }
 
 #[test]
+fn a_property_two_parts_of_an_all_of_give_keeps_what_both_say() {
+    // sendgrid's message: the shared part says `format: email`, the operation's a pattern.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Messages", "version": "1"},
+        "paths": {"/messages": {"get": {"operationId": "getMessage", "responses": {"200": {"description": "ok",
+            "content": {"application/json": {"schema": {
+                "allOf": [{"$ref": "#/components/schemas/Common"}],
+                "type": "object",
+                "properties": {"from_email": {"type": "string", "maxLength": 64}, "count": {"type": "integer"}}
+            }}}}}}}},
+        "components": {"schemas": {"Common": {"type": "object", "properties": {
+            "from_email": {"type": "string", "format": "email"},
+            "count": {"type": "string", "format": "date-time"}
+        }}}}
+    });
+    let imported = apigen::import::import(&doc, "messages.json").unwrap();
+    let api = lint_imported(&imported, "the messages do not lint");
+    let op = api.operations.iter().find(|o| o.name == "getMessage").unwrap();
+    let sample = apigen::model::sample::of_response(&api, op).unwrap();
+    assert_eq!(sample["from_email"], "user@example.com", "the format of one part, the length of the other");
+    assert_eq!(sample["count"], 1, "parts giving different types: the later one's, as before");
+}
+
+#[test]
 fn a_closed_base_closes_the_objects_that_include_it() {
     // Azure's `ResourceReference` (`additionalProperties: false`) under `ConnectionGatewayReference`:
     // by JSON Schema the base refuses every property it does not list, in the whole object.

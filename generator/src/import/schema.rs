@@ -1249,7 +1249,8 @@ fn merge_keys(merged: &mut Map<String, Value>, map: &Map<String, Value>) {
                 let target = merged.entry("properties").or_insert_with(|| json!({}));
                 if let (Value::Object(target), Value::Object(props)) = (target, value) {
                     for (k, v) in props {
-                        target.insert(k.clone(), v.clone());
+                        let combined = target.get(k).and_then(|earlier| combine_property(earlier, v));
+                        target.insert(k.clone(), combined.unwrap_or_else(|| v.clone()));
                     }
                 }
             }
@@ -1268,6 +1269,27 @@ fn merge_keys(merged: &mut Map<String, Value>, map: &Map<String, Value>) {
             }
         }
     }
+}
+
+/// A property two parts of an `allOf` both give, as one schema: JSON Schema applies both, so
+/// the later part's keys are added to the earlier's (sendgrid's `from_email`: `format: email`
+/// in the shared part, a `pattern` in the operation's). `None` (the later part wins, as
+/// before) when either is a reference or they give different types.
+fn combine_property(earlier: &Value, later: &Value) -> Option<Value> {
+    let (Value::Object(earlier), Value::Object(later)) = (earlier, later) else { return None };
+    if earlier.contains_key("$ref") || later.contains_key("$ref") {
+        return None;
+    }
+    if let (Some(a), Some(b)) = (earlier.get("type"), later.get("type"))
+        && a != b
+    {
+        return None;
+    }
+    let mut combined = earlier.clone();
+    for (key, value) in later {
+        combined.insert(key.clone(), value.clone());
+    }
+    Some(Value::Object(combined))
 }
 
 fn is_object_schema(map: &Map<String, Value>) -> bool {
