@@ -80,6 +80,11 @@ named gap, counted apart too, as is the document's own imprecision:
                      body `json` (any JSON: a union whose variants overlap, a composition the
                      format cannot say; gaps union-overlaps, compositions): the router checks
                      JSON, not the shape;
+  gap compositions   a body breaking the document's schema accepted where the import reduced
+                     the body's composition (gap of that name on the body: parts typed any
+                     JSON, sendgrid's `reply_to`), or the mock's answer refused where the
+                     import reduced a composition in the response (parts that contradict
+                     each other);
   gap json-response  the mock's made-up answer (`{"key": "value"}`) refused by the schema of a
                      success response the import typed `json` for the same reasons;
   gap no-success-response
@@ -184,6 +189,15 @@ def untyped_operations(texts):
             # "at least one of these fields"): gap schema-keywords on the body.
             if re.search(r"^    body:\n(      .*\n)*?      gaps: \[[^\]]*\bschema-keywords\b", block, re.M):
                 found.add((key, "body-keywords"))
+            # A body whose composition (`allOf` of parts the format cannot merge) the import
+            # reduced: gap compositions on the body.
+            if re.search(r"^    body:\n(      .*\n)*?      gaps: \[[^\]]*\bcompositions\b", block, re.M):
+                found.add((key, "body-compositions"))
+            # A success response with a composition reduced anywhere in it (a field whose
+            # `allOf` parts contradict each other: sendgrid's `last_event_time`, a string in
+            # one part and an integer in the other, which no value can be).
+            if re.search(r"^    response:\n(      .*\n)*?      +gaps: \[[^\]]*\bcompositions\b", block, re.M):
+                found.add((key, "response-compositions"))
             if re.search(r"^    response: \{[^\n]*\btype: (list<|map<)?json>? \}|^    response:\n(      .*\n)*?      type: (list<|map<)?json>?$", block, re.M):
                 found.add((key, "response"))
     return found
@@ -535,6 +549,16 @@ def failures_of(text, name=""):
             and (name, "body") in untyped
         ):
             cls = "gap json-body"
+        elif (
+            code == "ST201"
+            and re.search(r"Invalid component: in body", block)
+            and (name, "body-compositions") in untyped
+        ):
+            cls = "gap compositions"
+        elif (
+            code.startswith("ST108") and "status code 2" in block and (name, "response-compositions") in untyped
+        ):
+            cls = "gap compositions"
         elif code.startswith("ST108") and "status code 2" in block and (name, "response") in untyped:
             cls = "gap json-response"
         elif (
