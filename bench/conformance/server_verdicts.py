@@ -123,6 +123,11 @@ An operation schemathesis's log lists under "Authentication failed" (every reque
                      object of nested values, a union) refused as not a parameter of the
                      operation.
 A failure that is the judge's own is counted apart too, like the document's:
+  judge form-objects a list of objects in a urlencoded form refused as strings: schemathesis
+                     (python's `urlencode`) writes each object as its keys
+                     (`lines=amount&lines=description`), not in the brackets of the
+                     document's `encoding` (`style: deepObject`), so the request does not hold
+                     the value it meant;
   judge byte-format  a string breaking OpenAPI's `format: byte` (base64, OpenAPI 3.0.3, Data
                      Types) refused: schemathesis does not check that format, and sends the
                      document's example (`[Base64 encoded content]`) as valid;
@@ -430,6 +435,16 @@ def failures_of(text, name=""):
             cls = "gap open-objects"
         elif code == "ST202" and violations and all(v == "this operation takes no body" for v in violations):
             cls = "gap dropped-body"
+        elif (
+            code == "ST202"
+            and violations
+            and all(re.match(r'expected an object, found the string \\"', v) for v in violations)
+            and re.search(r"-H 'Content-Type: application/x-www-form-urlencoded'", text)
+        ):
+            # python's urlencode writes each object of a list as its keys (`lines=amount&
+            # lines=description`), not in the brackets the document's `encoding` asks
+            # (`deepObject`): the request does not hold the value schemathesis meant.
+            cls = "judge form-objects"
         elif code == "ST202" and violations and all(v.startswith("expected an object, found") for v in violations):
             cls = "document untyped-object"
         elif (
