@@ -36,7 +36,7 @@ print(f"operations: {total}; " + ", ".join(f"{k} {v}" for k, v in verdicts.most_
 print(f"pass rate (every check; refusals the document never lists counted apart): {passed}/{tested} = {100 * passed / max(tested, 1):.1f}%")
 print(f"  of which the document lists no status for a refusal the router made: {verdicts['refusal-undocumented']}")
 print(f"  of which the document's own imprecision (a `document` class): {verdicts['document']}")
-print(f"  of which the judge's own limit (a `judge` class: no request could be sent): {verdicts['judge']}")
+print(f"  of which the judge's own limit (a `judge` class: a request it could not send, or not as it meant): {verdicts['judge']}")
 print(f"passing every check outright: {verdicts['pass']}/{tested} = {100 * verdicts['pass'] / max(tested, 1):.1f}%")
 print(f"failing only by a named gap (the format cannot say it yet): {verdicts['gap']}/{tested}; failing: {verdicts['fail']}/{tested}")
 named = passed + verdicts["gap"]

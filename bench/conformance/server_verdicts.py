@@ -44,7 +44,8 @@ named gap, counted apart too, as is the document's own imprecision:
                      a body in a media type the import left out (gap of that name in the
                      imported spec: XML, an object as `application/octet-stream`) refused with
                      415, or sent as nothing (schemathesis has no bytes for an object as
-                     `application/octet-stream`) and refused as missing;
+                     `application/octet-stream`) and refused as missing or, with a JSON
+                     `Content-Type`, as empty JSON;
   gap error-media    a refusal of the router answered in JSON where the document gives that
                      error response only as text (gap of that name in the imported spec);
   gap unique-items   a list with repeated items accepted where the document says
@@ -110,6 +111,10 @@ An operation schemathesis's log lists under "Authentication failed" (every reque
                      an answer without the `Content-Type` the document names where that name is
                      no media type (telnyx's `*`; RFC 9110, 8.3.1: `type "/" subtype`), which
                      schemathesis cannot parse either;
+  document contradictory-allof
+                     an answer refused by an enumeration inside one part of an `allOf` where
+                     the schema beside the `allOf` lists other values for the same property,
+                     none in common: no value fits both (sendgrid's `bounce_type`);
   document oneof-discriminated
                      an answer "valid under more than one" variant of a `oneOf` whose variants
                      only its `discriminator` tells apart: JSON Schema ignores the
@@ -128,6 +133,8 @@ A failure that is the judge's own is counted apart too, like the document's:
                      (`lines=amount&lines=description`), not in the brackets of the
                      document's `encoding` (`style: deepObject`), so the request does not hold
                      the value it meant;
+  judge form-null    a form field given as the text `null` refused (not a URL, not a number):
+                     schemathesis writes a `null` into a form so, and a form has no null;
   judge byte-format  a string breaking OpenAPI's `format: byte` (base64, OpenAPI 3.0.3, Data
                      Types) refused: schemathesis does not check that format, and sends the
                      document's example (`[Base64 encoded content]`) as valid;
@@ -282,6 +289,49 @@ def body_schema_at(name, pointer):
     return schema
 
 
+def deref(schema, depth=0):
+    """A schema with its `$ref` followed (nothing merged)."""
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and depth < 20 and document is not None:
+        target = document
+        for key in schema["$ref"][2:].split("/"):
+            target = target.get(key.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
+        schema, depth = target, depth + 1
+    return schema if isinstance(schema, dict) else {}
+
+
+def walk(schema, steps):
+    """The schema at `steps` (`properties`, a name, `items`, `allOf`, an index...) below
+    `schema`, references followed; {} when there is none."""
+    for step in steps:
+        if isinstance(schema, list):
+            node = schema[int(step)] if step.isdigit() and int(step) < len(schema) else None
+        else:
+            node = deref(schema).get(step)
+        schema = node if node is not None else {}
+    return deref(schema)
+
+
+def contradictory_enum(name, block):
+    """Whether the answer was refused by an `enum` inside one part of an `allOf` while the
+    schema beside that `allOf` lists other values for the same property, none in common: no
+    value fits both (sendgrid's `bounce_type`: `soft`, `hard` in one, `bounced`, `blocked`,
+    `expired` in the other)."""
+    found = re.search(r"Schema at /allOf/(\d+)/((?:[^\s:]+/)*[^\s:/]+):", block)
+    if document is None or not found or "is not one of" not in block:
+        return False
+    method, _, route = name.partition(" ")
+    operation = (document.get("paths") or {}).get(route, {}).get(method.lower()) or {}
+    status = re.search(r"status code (\d{3})", block)
+    response = deref(((operation.get("responses") or {}).get(status.group(1) if status else "200")) or {})
+    media = next(iter((response.get("content") or {}).values()), {})
+    root = deref(media.get("schema") or {})
+    steps = found.group(2).split("/")
+    part = walk(root, ["allOf", found.group(1)] + steps)
+    beside = walk(root, steps)
+    one, other = part.get("enum"), beside.get("enum")
+    return bool(one and other and not set(map(str, one)) & set(map(str, other)))
+
+
 def untyped_at(name, pointer):
     """Whether the body schema at `pointer` takes `null` by JSON Schema: properties given,
     but neither a `type` nor `nullable`."""
@@ -367,6 +417,16 @@ def violation_paths(block):
     return re.findall(r'"path":"((?:[^"\\]|\\.)*)","message":"((?:[^"\\]|\\.)*)"', listed.group(1))
 
 
+def form_null(text, field):
+    """Whether the request's form gives `field` as the text `null` (a multipart part or a
+    urlencoded pair): schemathesis writes a `null` so, and a form has no null."""
+    field = re.escape(field)
+    return bool(
+        re.search(rf'name="{field}"\\r\\n\\r\\nnull\\r\\n', text)
+        or re.search(rf"-d '(?:[^']*&)?{field}=null(?:&|')", text)
+    )
+
+
 def failures_of(text, name=""):
     """(class, example) of each failure a JUnit failure text lists."""
     found = []
@@ -421,10 +481,18 @@ def failures_of(text, name=""):
             and all(v == "is not a parameter of this operation" for v in violations)
         ):
             cls = "gap object-params"
+        elif (
+            code == "ST202"
+            and (paths := violation_paths(text))
+            and all(form_null(text, p.lstrip("/")) for p, _ in paths)
+        ):
+            cls = "judge form-null"
         elif code == "ST202" and violations and all(v == "must be a valid byte" for v in violations):
             cls = "judge byte-format"
         elif code in ("ST104", "ST110") and re.search(r"Malformed media type: `[^`/]*`|documented in the schema:\s*- `\*`", text):
             cls = "document malformed-media-type"
+        elif code.startswith("ST108") and contradictory_enum(name, block):
+            cls = "document contradictory-allof"
         elif (
             code.startswith("ST108")
             and "is valid under more than one of the schemas listed in the 'oneOf' keyword" in block
@@ -497,7 +565,11 @@ def failures_of(text, name=""):
         elif (
             code == "ST202"
             and "request-media-alternatives" in recorded
-            and ("[415]" in text or (violations and all(v == "a JSON body is required" for v in violations)))
+            and (
+                "[415]" in text
+                or (violations and all(v == "a JSON body is required" for v in violations))
+                or "the body is not valid JSON: EOF while parsing a value at line 1 column 0" in block
+            )
         ):
             cls = "gap request-media-alternatives"
         elif (code == "ST104" and "[204] No Content" in block) or (
