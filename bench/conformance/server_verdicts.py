@@ -484,7 +484,7 @@ def failures_of(text, name=""):
         elif (
             code == "ST202"
             and (paths := violation_paths(text))
-            and all(form_null(text, p.lstrip("/")) for p, _ in paths)
+            and all(form_null(text, p.lstrip("/")) and not m.startswith("is not a field") for p, m in paths)
         ):
             cls = "judge form-null"
         elif code == "ST202" and violations and all(v == "must be a valid byte" for v in violations):
