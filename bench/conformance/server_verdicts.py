@@ -78,9 +78,9 @@ named gap, counted apart too, as is the document's own imprecision:
                      (`anyOf` of `required` lists: at least one of them) accepted: gap of that
                      name on the body in the imported spec;
   gap json-body      a body breaking the document's schema accepted where the import typed the
-                     body `json` (any JSON: a union whose variants overlap, a composition the
-                     format cannot say; gaps union-overlaps, compositions): the router checks
-                     JSON, not the shape;
+                     body, or the body's field the value breaks, `json` (any JSON: a union
+                     whose variants overlap, a composition the format cannot say; gaps
+                     union-overlaps, compositions): the router checks JSON, not the shape;
   gap compositions   a body breaking the document's schema accepted where the import reduced
                      the body's composition (gap of that name on the body: parts typed any
                      JSON, sendgrid's `reply_to`), or the mock's answer refused where the
@@ -135,6 +135,10 @@ A failure that is the judge's own is counted apart too, like the document's:
                      the value it meant;
   judge form-null    a form field given as the text `null` refused (not a URL, not a number):
                      schemathesis writes a `null` into a form so, and a form has no null;
+  judge pattern-unchecked
+                     a header or query value refused for breaking the document's `pattern`
+                     that breaks it by Python's own `re` too: schemathesis's coverage phase
+                     sent it as valid (mediastore-data's `Range: 0` for `^bytes=...$`);
   judge byte-format  a string breaking OpenAPI's `format: byte` (base64, OpenAPI 3.0.3, Data
                      Types) refused: schemathesis does not check that format, and sends the
                      document's example (`[Base64 encoded content]`) as valid;
@@ -376,6 +380,10 @@ def nullable_enumerations(texts):
 
 nullable_enums = nullable_enumerations(texts)
 
+# Fields the imported spec types any JSON (`criteria: { type: json }`): a union whose variants
+# overlap, a composition the format cannot say (gaps union-overlaps, compositions).
+json_fields = {m.group(1) for t in texts for m in re.finditer(r"^ +([\w.-]+): \{ type: (?:list<|map<)?json\b", t, re.M)}
+
 
 def refused_credentials(junit_path):
     """The operations schemathesis's log lists under "Authentication failed": every request it
@@ -425,6 +433,30 @@ def form_null(text, field):
         re.search(rf'name="{field}"\\r\\n\\r\\nnull\\r\\n', text)
         or re.search(rf"-d '(?:[^']*&)?{field}=null(?:&|')", text)
     )
+
+
+def breaks_own_pattern(text, path, message):
+    """Whether a header or query value the refusal names (`header.Range`) breaks the pattern
+    it names, by Python's own `re` (the judge's engine): schemathesis sent it as valid anyway."""
+    pattern = re.match(r"must match the pattern (.+)$", message.replace("\\\\", "\\"))
+    place, _, field = path.partition(".")
+    if not pattern or not field:
+        return False
+    if place == "header":
+        sent = re.search(rf"-H '{re.escape(field)}: ([^']*)'", text, re.I)
+        value = sent.group(1) if sent else None
+    elif place == "query":
+        from urllib.parse import parse_qs, urlsplit
+
+        url = re.search(r"'(http://[^']+)'|(http://\S+)", text)
+        query = parse_qs(urlsplit((url.group(1) or url.group(2)) if url else "").query, keep_blank_values=True)
+        value = (query.get(field) or [None])[0]
+    else:
+        return False
+    try:
+        return value is not None and re.search(pattern.group(1), value) is None
+    except re.error:
+        return False
 
 
 def failures_of(text, name=""):
@@ -487,6 +519,12 @@ def failures_of(text, name=""):
             and all(form_null(text, p.lstrip("/")) and not m.startswith("is not a field") for p, m in paths)
         ):
             cls = "judge form-null"
+        elif (
+            code == "ST202"
+            and (paths := violation_paths(text))
+            and all(breaks_own_pattern(text, p, m) for p, m in paths)
+        ):
+            cls = "judge pattern-unchecked"
         elif code == "ST202" and violations and all(v == "must be a valid byte" for v in violations):
             cls = "judge byte-format"
         elif code in ("ST104", "ST110") and re.search(r"Malformed media type: `[^`/]*`|documented in the schema:\s*- `\*`", text):
@@ -646,6 +684,13 @@ def failures_of(text, name=""):
             code.startswith("ST108") and "status code 2" in block and (name, "response-compositions") in untyped
         ):
             cls = "gap compositions"
+        elif (
+            code == "ST201"
+            and recorded & {"union-overlaps", "compositions"}
+            and (field := re.search(r"Invalid component: in body - (?:violates `\w+` at /properties/([\w.-]+)|([\w.-]+)[ :])", block))
+            and (field.group(1) or field.group(2)) in json_fields
+        ):
+            cls = "gap json-body"
         elif code.startswith("ST108") and "status code 2" in block and (name, "response") in untyped:
             cls = "gap json-response"
         elif (
