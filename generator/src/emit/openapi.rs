@@ -636,10 +636,10 @@ impl Document<'_> {
         object(out)
     }
 
-    /// True when the schema of `ty` accepts `null`: any JSON, or an open untagged union.
+    /// True when the schema of `ty` accepts `null` and the server does not: an open untagged
+    /// union (any JSON takes `null` as its value, `serde_json::Value::Null`).
     fn admits_null(&self, ty: &TypeRef) -> bool {
         match ty {
-            TypeRef::Json => true,
             TypeRef::Named(name) => {
                 matches!(&self.api.ty(name).kind, TypeKind::Union(u) if u.open && u.tag.is_none())
             }
@@ -711,7 +711,7 @@ impl Document<'_> {
         let Value::Object(map) = &mut schema else { return schema };
         if !field.nullable && self.admits_null(&field.ty) {
             // The server refuses null for a field that is not nullable, even where the
-            // field's type alone (any JSON, an open union) would take it.
+            // field's type alone (an open union) would take it.
             map.insert("not".into(), json!({"type": "null"}));
         }
         if let Some(d) = &field.description {
