@@ -638,6 +638,33 @@ fn a_property_two_parts_of_an_all_of_give_keeps_what_both_say() {
 }
 
 #[test]
+fn an_object_of_optional_fields_past_the_sample_depth_keeps_a_scalar_field() {
+    // mailscript's `Criteria` (`minProperties: 1`, every field optional), three levels down:
+    // sampled `{}` it broke its own document.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Triggers", "version": "1"},
+        "paths": {"/triggers": {"get": {"operationId": "getTriggers", "responses": {"200": {"description": "ok",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Triggers"}}}}}}}},
+        "components": {"schemas": {
+            "Triggers": {"type": "object", "required": ["list"], "properties": {"list": {"type": "array", "items": {"$ref": "#/components/schemas/Trigger"}}}},
+            "Trigger": {"type": "object", "required": ["criteria", "labels"], "properties": {
+                "criteria": {"$ref": "#/components/schemas/Criteria"},
+                "labels": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}}}},
+            "Criteria": {"type": "object", "minProperties": 1, "properties": {
+                "nested": {"$ref": "#/components/schemas/Criteria"}, "domain": {"type": "string"}}}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "triggers.json").unwrap();
+    let api = lint_imported(&imported, "the triggers do not lint");
+    let op = api.operations.iter().find(|o| o.name == "getTriggers").unwrap();
+    let sample = apigen::model::sample::of_response(&api, op).unwrap();
+    let trigger = &sample["list"][0];
+    assert_eq!(trigger["criteria"], serde_json::json!({"domain": "domain"}), "a scalar field, not the recursive one");
+    assert_eq!(trigger["labels"], serde_json::json!({"key": "labels"}), "a map of scalars keeps an entry");
+}
+
+#[test]
 fn a_closed_base_closes_the_objects_that_include_it() {
     // Azure's `ResourceReference` (`additionalProperties: false`) under `ConnectionGatewayReference`:
     // by JSON Schema the base refuses every property it does not list, in the whole object.

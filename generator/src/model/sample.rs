@@ -4,7 +4,8 @@
 //! satisfies its constraints (lengths, ranges, item counts). Samples feed the round-trip test
 //! of every generated type, the OpenAPI examples and the reference. Every field is filled,
 //! optional ones included, so a round trip exercises all of them; recursion stops at a fixed
-//! depth by leaving optional fields out and lists empty.
+//! depth by leaving optional fields out and lists empty, but an object keeps one scalar field
+//! and a map of scalars one entry (neither recurses; `minProperties` may need them).
 
 use super::{Api, Constraints, Field, Operation, Param, Presence, ResponseBody, TypeKind, TypeRef};
 use serde_json::{Map, Number, Value, json};
@@ -141,8 +142,31 @@ impl Sampler<'_> {
                 {
                     map.insert("extraKey".into(), self.value(extra, &Constraints::default(), "extra", depth + 1));
                 }
+                // Past the depth limit an object of optional fields would be `{}`, which a
+                // document's `minProperties` refuses (mailscript's `Criteria`): its first
+                // scalar field stays, which cannot recurse.
+                if map.is_empty()
+                    && let Some(field) = o.fields.iter().find(|f| f.constant.is_none() && self.is_scalar(&f.ty))
+                {
+                    map.insert(field.wire.clone(), self.value(&field.ty, &field.constraints, &field.wire, depth + 1));
+                }
                 Value::Object(map)
             }
+        }
+    }
+
+    /// A type whose sample holds no other type: a scalar, a URL, a date-time or an
+    /// enumeration.
+    fn is_scalar(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::String
+            | TypeRef::Integer
+            | TypeRef::Number
+            | TypeRef::Boolean
+            | TypeRef::DateTime
+            | TypeRef::Url => true,
+            TypeRef::Named(name) => matches!(self.api.ty(name).kind, TypeKind::Enum(_)),
+            _ => false,
         }
     }
 
@@ -196,8 +220,9 @@ impl Sampler<'_> {
             }
             TypeRef::Map(inner) => {
                 let mut map = Map::new();
-                // Values of any JSON: none, as for a list of them.
-                if depth < MAX_DEPTH && **inner != TypeRef::Json {
+                // Values of any JSON: none, as for a list of them; past the depth limit, a
+                // scalar value still (it cannot recurse, and `minProperties` may need one).
+                if (depth < MAX_DEPTH || self.is_scalar(inner)) && **inner != TypeRef::Json {
                     map.insert("key".into(), self.value(inner, &Constraints::default(), hint, depth + 1));
                 }
                 Value::Object(map)
