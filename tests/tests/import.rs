@@ -665,6 +665,33 @@ fn an_object_of_optional_fields_past_the_sample_depth_keeps_a_scalar_field() {
 }
 
 #[test]
+fn an_object_in_a_urlencoded_form_without_deep_object_encoding_is_a_recorded_gap() {
+    // nordigen's payment: `instructed_amount` an object, in a form with no `encoding`, which
+    // OpenAPI's default writes as `amount=1&currency=EUR`; Stripe's says `deepObject`.
+    let amount = serde_json::json!({"type": "object", "properties": {"amount": {"type": "string"}}});
+    let form = |encoding: serde_json::Value| {
+        serde_json::json!({"requestBody": {"content": {"application/x-www-form-urlencoded": {
+            "schema": {"type": "object", "properties": {"instructed_amount": amount.clone(), "name": {"type": "string"}}},
+            "encoding": encoding}}}, "responses": {"204": {"description": "done"}}})
+    };
+    let mut exploded = form(serde_json::json!({}));
+    exploded["operationId"] = "pay".into();
+    let mut deep = form(serde_json::json!({"instructed_amount": {"style": "deepObject", "explode": true}}));
+    deep["operationId"] = "payDeep".into();
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Payments", "version": "1"},
+        "paths": {"/payments": {"post": exploded}, "/deep": {"post": deep}}
+    });
+    let imported = apigen::import::import(&doc, "payments.json").unwrap();
+    assert!(imported.summary.line().contains("form-objects 1"), "{}", imported.summary.line());
+    lint_imported(&imported, "the payments do not lint");
+    let ops = written(&imported, None);
+    let body_gaps: Vec<&str> = ops.lines().filter(|l| l.trim_start().starts_with("gaps:")).collect();
+    assert_eq!(body_gaps, ["      gaps: [form-objects]"], "on `pay`'s body only: {ops}");
+}
+
+#[test]
 fn a_closed_base_closes_the_objects_that_include_it() {
     // Azure's `ResourceReference` (`additionalProperties: false`) under `ConnectionGatewayReference`:
     // by JSON Schema the base refuses every property it does not list, in the whole object.

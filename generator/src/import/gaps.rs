@@ -67,6 +67,8 @@ kinds! {
         "A required one: operation left out. An optional one: left out of the operation.";
     REQUEST_ALTERNATIVES = "request-media-alternatives", "A request body also offered in media types the format cannot take for the same value (`application/xml`, an object as `application/octet-stream`, a form of another schema, a file beside text or a form).",
         "The JSON body is kept, with the forms (`application/x-www-form-urlencoded`, `multipart/form-data`) of the same schema (a body that is not JSON: its first media type's kind, raw bytes in every concrete media type listed); the other media types are not: the server answers 415 to them.";
+    FORM_OBJECTS = "form-objects", "Objects inside a urlencoded form body without an `encoding` of `style: deepObject`: OpenAPI's default (`style: form`, exploded) writes an object's fields as keys of their own (`amount=1&currency=EUR`), beside the form's.",
+        "Read and written in brackets (`instructed_amount[amount]=1`), as Stripe's `deepObject` encoding says: a client writing OpenAPI's default is refused for the object it seems to leave out.";
     BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET or HEAD operation (a DELETE's is kept).",
         "Left out of the operation.";
     XML_RESPONSE = "xml-responses", "A success response in XML (`application/xml`, `text/xml`, `application/atom+xml`): the format has no XML type.",

@@ -1381,6 +1381,10 @@ impl Importer<'_> {
             if forms.iter().any(|(_, entry)| brackets_lists(self.doc, entry, schema)) {
                 extra.push(("style", json!("deepObject")));
             }
+            let urlencoded = |m: &String| essence(m) == "application/x-www-form-urlencoded";
+            if forms.iter().any(|(m, entry)| urlencoded(m) && objects_exploded(self.doc, entry, schema)) {
+                op_gaps.push(self.gaps.note(gaps::FORM_OBJECTS, &refs::child(&body_pointer, "content")));
+            }
         }
         if content.into_iter().flatten().any(|(m, _)| !kept(m)) {
             op_gaps.push(self.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
@@ -1706,6 +1710,10 @@ impl Importer<'_> {
                 if brackets_lists(self.doc, entry, &schema) {
                     keys.push(("style", json!("deepObject")));
                 }
+                if !multipart && objects_exploded(self.doc, entry, &schema) {
+                    let pointer = refs::child(&refs::child(pointer, "content"), media);
+                    typed.gap(self.gaps.note(gaps::FORM_OBJECTS, &pointer));
+                }
                 let mut node = typed.node(keys);
                 // Files: `format: binary` strings of a multipart form.
                 if let Some(Value::Object(out)) = node.get_mut("fields") {
@@ -1962,6 +1970,21 @@ fn brackets_lists(doc: &Value, entry: &Value, schema: &Value) -> bool {
             .and_then(|p| refs::lookup_value(doc, p))
             .is_some_and(|p| p.get("type") == Some(&json!("array")));
         list && how.get("style") == Some(&json!("deepObject"))
+    })
+}
+
+/// Whether a urlencoded form's object property travels as OpenAPI's default writes it:
+/// `style: form`, exploded, its fields as keys of their own (`amount=1&currency=EUR`). The
+/// format reads nested objects in brackets (`instructed_amount[amount]=1`), as an `encoding`
+/// of `style: deepObject` says (Stripe's).
+fn objects_exploded(doc: &Value, entry: &Value, schema: &Value) -> bool {
+    let Some(properties) = schema_properties(doc, schema).and_then(|p| p.as_object().cloned()) else { return false };
+    let encoding = entry.get("encoding").and_then(Value::as_object);
+    properties.iter().any(|(name, property)| {
+        let object = refs::lookup_value(doc, property)
+            .is_some_and(|p| p.get("type") == Some(&json!("object")) || p.get("properties").is_some());
+        let deep = encoding.and_then(|e| e.get(name)).and_then(|how| how.get("style")) == Some(&json!("deepObject"));
+        object && !deep
     })
 }
 
