@@ -28,6 +28,8 @@ named gap, counted apart too, as is the document's own imprecision:
   gap form-text      a urlencoded or multipart form, or a query parameter, "of the wrong type"
                      accepted: their values are text only, so schemathesis' mistyped value (a
                      number for a string, a string for a list) arrives as text the field takes;
+                     so does a value breaking one variant of a union in a form that another
+                     variant takes as text (`"000…0"` the integer 0, one value a list of one);
   gap item-constraints
                      a parameter's list item past its own bounds accepted (the format keeps
                      constraints on the list, not its items: gap of that name in the imported
@@ -387,6 +389,17 @@ def nullable_enumerations(texts):
 
 nullable_enums = nullable_enumerations(texts)
 
+# Fields the imported spec types as a union (`delay_days: { type: ...DelayDays }` with
+# `union:`): in a form's text a union's variants may not be told apart (`"0"` is the integer 0
+# and the string `0`, one value is a list of one).
+union_types = {m.group(1) for t in texts for m in re.finditer(r"^  (\w+):(?: \{ ?union:|\n(?:    .*\n)*?    union:)", t, re.M)}
+union_fields = {
+    m.group(1)
+    for t in texts
+    for m in re.finditer(r"^ +([\w.-]+):(?: \{ type: (\w+)|\n +type: (\w+))", t, re.M)
+    if (m.group(2) or m.group(3)) in union_types
+}
+
 # Fields the imported spec types any JSON (`criteria: { type: json }`): a union whose variants
 # overlap, a composition the format cannot say (gaps union-overlaps, compositions).
 json_fields = {m.group(1) for t in texts for m in re.finditer(r"^ +([\w.-]+): \{ type: (?:list<|map<)?json\b", t, re.M)}
@@ -612,6 +625,15 @@ def failures_of_case(text, name=""):
             cls = "document untyped-object"
         elif code == "ST202" and violations and all(re.match(BIG_INTEGER, v) for v in violations):
             cls = "gap big-integers"
+        elif (
+            code == "ST201"
+            and re.search(r"Content-Type: (application/x-www-form-urlencoded|multipart/form-data)", block)
+            and (field := re.search(r"Invalid component: in body - (?:[^:\n]* -> )?([\w.-]+): (Invalid enum value|String larger than maxLength|String shorter than minLength)", block))
+            and field.group(1) in union_fields
+        ):
+            # A value of one variant that is also text another variant takes (`"000…0"`, the
+            # integer 0; one value, a list of one): the form's text cannot tell them apart.
+            cls = "gap form-text"
         elif code == "ST201" and "Incorrect type" in block and (
             re.search(r"Content-Type: (application/x-www-form-urlencoded|multipart/form-data)", block)
             or re.search(r"parameter `[^`]*` in query - [^:]*: Incorrect type", block)
