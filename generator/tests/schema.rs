@@ -11,8 +11,136 @@ fn schema() -> Value {
     serde_json::from_str(apigen::load::SCHEMA).expect("the schema is JSON")
 }
 
-fn validator() -> jsonschema::Validator {
-    jsonschema::validator_for(&schema()).expect("the schema is a valid JSON Schema")
+fn validator() -> Validator {
+    Validator { root: schema() }
+}
+
+/// A validator of the JSON Schema keywords the spec format's schema uses (`type`, `enum`,
+/// `const`, `minimum`, `maximum`, `pattern`, `properties`, `additionalProperties`, `required`,
+/// `propertyNames`, `minProperties`, `maxProperties`, `dependentRequired`, `items`, `oneOf`,
+/// `$ref` into `$defs`), each failure reported at the instance's JSON pointer, as a JSON Schema
+/// validator reports it (an unknown key at its object, a failed `oneOf` at its value): small
+/// enough to read, and the test no longer builds a general validator's dependency tree.
+struct Validator {
+    root: Value,
+}
+
+impl Validator {
+    /// The instance paths of every failure (one per keyword that fails).
+    fn iter_errors(&self, instance: &Value) -> Vec<String> {
+        let mut found = Vec::new();
+        self.check(&self.root, instance, "", &mut found);
+        found
+    }
+
+    fn check(&self, schema: &Value, value: &Value, at: &str, found: &mut Vec<String>) {
+        let Some(schema) = schema.as_object() else { return };
+        if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
+            let target = self.root.pointer(target.trim_start_matches('#')).expect("a reference into the schema");
+            self.check(target, value, at, found);
+        }
+        if let Some(ty) = schema.get("type")
+            && !has_type(ty, value)
+        {
+            found.push(at.to_owned());
+            return;
+        }
+        let mut fail = |failed: bool| {
+            if failed {
+                found.push(at.to_owned());
+            }
+        };
+        if let Some(Value::Array(listed)) = schema.get("enum") {
+            fail(!listed.contains(value));
+        }
+        if let Some(constant) = schema.get("const") {
+            fail(constant != value);
+        }
+        if let (Some(bound), Some(number)) = (schema.get("minimum").and_then(Value::as_f64), value.as_f64()) {
+            fail(number < bound);
+        }
+        if let (Some(bound), Some(number)) = (schema.get("maximum").and_then(Value::as_f64), value.as_f64()) {
+            fail(number > bound);
+        }
+        if let (Some(pattern), Some(text)) = (schema.get("pattern").and_then(Value::as_str), value.as_str()) {
+            fail(!regex_lite::Regex::new(pattern).expect("a valid pattern").is_match(text));
+        }
+        if let Some(Value::Array(variants)) = schema.get("oneOf") {
+            let fitting = variants.iter().filter(|variant| self.fits(variant, value)).count();
+            fail(fitting != 1);
+        }
+        if let (Some(items), Value::Array(values)) = (schema.get("items"), value) {
+            for (index, item) in values.iter().enumerate() {
+                self.check(items, item, &format!("{at}/{index}"), found);
+            }
+        }
+        if let Value::Object(map) = value {
+            self.check_object(schema, map, at, found);
+        }
+    }
+
+    fn check_object(
+        &self,
+        schema: &serde_json::Map<String, Value>,
+        map: &serde_json::Map<String, Value>,
+        at: &str,
+        found: &mut Vec<String>,
+    ) {
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let mut unknown = false;
+        for (key, item) in map {
+            let below = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+            match (properties.and_then(|p| p.get(key)), schema.get("additionalProperties")) {
+                (Some(property), _) => self.check(property, item, &below, found),
+                (None, Some(Value::Bool(false))) => unknown = true,
+                (None, Some(additional)) => self.check(additional, item, &below, found),
+                (None, None) => {}
+            }
+            if let Some(names) = schema.get("propertyNames")
+                && !self.fits(names, &Value::String(key.clone()))
+            {
+                found.push(at.to_owned());
+            }
+        }
+        let required = schema.get("required").and_then(Value::as_array).into_iter().flatten();
+        let missing = required.filter_map(Value::as_str).any(|name| !map.contains_key(name));
+        let count = map.len() as u64;
+        let too_few = schema.get("minProperties").and_then(Value::as_u64).is_some_and(|min| count < min);
+        let too_many = schema.get("maxProperties").and_then(Value::as_u64).is_some_and(|max| count > max);
+        let dependent = schema.get("dependentRequired").and_then(Value::as_object).into_iter().flatten();
+        let unmet = dependent.filter(|(key, _)| map.contains_key(*key)).any(|(_, needs)| {
+            needs.as_array().into_iter().flatten().filter_map(Value::as_str).any(|name| !map.contains_key(name))
+        });
+        for failed in [unknown, missing, too_few, too_many, unmet] {
+            if failed {
+                found.push(at.to_owned());
+            }
+        }
+    }
+
+    fn fits(&self, schema: &Value, value: &Value) -> bool {
+        let mut found = Vec::new();
+        self.check(schema, value, "", &mut found);
+        found.is_empty()
+    }
+}
+
+/// Whether `value` has the JSON type (or one of the types) `ty` names.
+fn has_type(ty: &Value, value: &Value) -> bool {
+    match ty {
+        Value::Array(types) => types.iter().any(|ty| has_type(ty, value)),
+        Value::String(ty) => match ty.as_str() {
+            "object" => value.is_object(),
+            "array" => value.is_array(),
+            "string" => value.is_string(),
+            "boolean" => value.is_boolean(),
+            "null" => value.is_null(),
+            "number" => value.is_number(),
+            "integer" => value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|n| n.fract() == 0.0),
+            other => panic!("a type the validator does not know: {other}"),
+        },
+        _ => panic!("`type` is a name or a list of names"),
+    }
 }
 
 /// A deserializer that records the fields a derived `Deserialize` of a struct asks for.
@@ -149,7 +277,7 @@ fn every_valid_spec_passes_the_schema() {
     for dir in dirs {
         for file in spec_files(&dir) {
             let errors: Vec<String> =
-                validator.iter_errors(&instance(&file)).map(|e| format!("{}: {e}", e.instance_path())).collect();
+                validator.iter_errors(&instance(&file)).into_iter().map(|at| format!("{at}: refused")).collect();
             assert!(errors.is_empty(), "{}:\n{}", file.display(), errors.join("\n"));
             checked += 1;
         }
@@ -175,8 +303,7 @@ fn every_spec_with_an_unknown_key_or_a_wrong_type_fails_the_schema() {
         ("unknown-fields", "things.yaml", vec!["/types/Lid/unknown_fields"]),
     ] {
         let path = broken.join(fixture).join(file);
-        let mut refused: Vec<String> =
-            validator.iter_errors(&instance(&path)).map(|e| e.instance_path().to_string()).collect();
+        let mut refused: Vec<String> = validator.iter_errors(&instance(&path));
         refused.sort();
         refused.dedup();
         assert_eq!(refused, places, "{}", path.display());
@@ -191,7 +318,7 @@ fn every_spec_with_an_unknown_key_or_a_wrong_type_fails_the_schema() {
         ("types: { T: { fields: { a: { type: string, optional: \"yes\" } } } }", "/types/T/fields/a/optional"),
     ] {
         let value = to_json(serde_yaml::from_str(text).unwrap());
-        let refused: Vec<String> = validator.iter_errors(&value).map(|e| e.instance_path().to_string()).collect();
+        let refused: Vec<String> = validator.iter_errors(&value);
         assert_eq!(refused, [place], "{text}");
     }
 }
