@@ -90,6 +90,20 @@ struct Shared {
 /// The prefix of the key of an inline error schema (its JSON text follows).
 const INLINE: &str = "#inline:";
 
+/// The key an error response's JSON schema is counted under: the component it names
+/// (`#/components/schemas/Error` gives `Error`), or for an object written inline `#inline:`
+/// and its text, so that copies count together; `None` for anything else.
+fn error_schema_key(schema: &Value) -> Option<String> {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => {
+            let key = reference.strip_prefix("#/components/schemas/").filter(|key| !key.contains('/'))?;
+            Some(key.replace("~1", "/").replace("~0", "~"))
+        }
+        None if schema.get("properties").is_some() => Some(format!("{INLINE}{schema}")),
+        None => None,
+    }
+}
+
 /// A name as the rules compare it: lower case, letters and digits only.
 fn normal(name: &str) -> String {
     name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
@@ -159,15 +173,7 @@ impl Importer<'_> {
         let Some((_, schema)) = resolved.get("content").and_then(Value::as_object).and_then(json_media) else {
             return;
         };
-        let key = match schema.get("$ref").and_then(Value::as_str) {
-            Some(reference) => match reference.strip_prefix("#/components/schemas/") {
-                Some(key) => key.replace("~1", "/").replace("~0", "~"),
-                None => return,
-            },
-            None if schema.get("properties").is_some() => format!("{INLINE}{schema}"),
-            None => return,
-        };
-        if !self.error_keys.contains(&key) {
+        if error_schema_key(schema).is_some_and(|key| !self.error_keys.contains(&key)) {
             op_gaps.push(self.gaps.note(gaps::ERROR_BODY_ELSEWHERE, pointer));
         }
     }
@@ -181,18 +187,10 @@ impl Importer<'_> {
         for (_, content) in self.error_contents() {
             let Some((media, schema)) = json_media(content) else { continue };
             total += 1;
-            let reference = schema.get("$ref").and_then(Value::as_str);
-            let key = match reference.and_then(|r| r.strip_prefix("#/components/schemas/")) {
-                Some(key) if !key.contains('/') => key.replace("~1", "/").replace("~0", "~"),
-                Some(_) => continue,
-                // An object written inline: its copies count together, by their text.
-                None if reference.is_none() && schema.get("properties").is_some() => {
-                    let key = format!("{INLINE}{schema}");
-                    inline.entry(key.clone()).or_insert_with(|| (schema.clone(), String::new()));
-                    key
-                }
-                None => continue,
-            };
+            let Some(key) = error_schema_key(schema) else { continue };
+            if key.starts_with(INLINE) {
+                inline.entry(key.clone()).or_insert_with(|| (schema.clone(), String::new()));
+            }
             let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
             *uses.entry(key).or_default().entry(essence).or_default() += 1;
         }
