@@ -31,10 +31,49 @@ pub fn emit(api: &Api, options: &super::Options) -> String {
         })
         .flatten()
         .collect();
-    let document = Document { api, error_schema, header, links, included }.build();
-    let mut text = serde_json::to_string_pretty(&document).expect("JSON values serialize");
+    let document = Document { api, error_schema, header, links, included };
+    let mut text = serde_json::to_string_pretty(&document.build()).expect("JSON values serialize");
     text.push('\n');
     text
+}
+
+/// A part of the document: a value built whole, an object whose members are built one at a
+/// time as they are written (paths and schemas: Microsoft Graph's are 80 MB of JSON, and a
+/// tree of them several times that), or an object of parts.
+enum Part<'a> {
+    Value(Value),
+    Members(std::cell::RefCell<Option<Box<dyn Iterator<Item = (String, Value)> + 'a>>>),
+    Object(Vec<(String, Part<'a>)>),
+}
+
+impl<'a> Part<'a> {
+    fn members(members: impl Iterator<Item = (String, Value)> + 'a) -> Self {
+        Part::Members(std::cell::RefCell::new(Some(Box::new(members))))
+    }
+
+    /// An object of parts, in order; a key given twice keeps its first place and its last
+    /// part, as inserting into a JSON map does.
+    fn object(pairs: Vec<(String, Part<'a>)>) -> Self {
+        let mut members: Vec<(String, Part<'a>)> = Vec::with_capacity(pairs.len());
+        for (key, part) in pairs {
+            match members.iter_mut().find(|(seen, _)| *seen == key) {
+                Some((_, earlier)) => *earlier = part,
+                None => members.push((key, part)),
+            }
+        }
+        Part::Object(members)
+    }
+}
+
+impl serde::Serialize for Part<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Part::Value(value) => value.serialize(serializer),
+            // Written once: the members are built as the serializer takes them.
+            Part::Members(members) => serializer.collect_map(members.borrow_mut().take().into_iter().flatten()),
+            Part::Object(members) => serializer.collect_map(members.iter().map(|(key, part)| (key, part))),
+        }
+    }
 }
 
 /// `wanted`, unless the spec already names a type so (then with `Api` in front).
@@ -59,7 +98,7 @@ fn object(pairs: Vec<(&str, Value)>) -> Value {
 }
 
 impl Document<'_> {
-    fn build(&self) -> Value {
+    fn build(&self) -> Part<'_> {
         let api = self.api;
         let mut info = vec![("title", json!(api.title)), ("version", json!(api.version))];
         if let Some(description) = &api.description {
@@ -83,18 +122,16 @@ impl Document<'_> {
                 object(tag)
             })
             .collect();
-        let mut paths = Map::new();
+        // Each path's operations, in the order of its first operation.
+        let mut by_path: indexmap::IndexMap<String, Vec<&Operation>> = indexmap::IndexMap::new();
         for op in &api.operations {
-            let entry = paths.entry(path_key(op)).or_insert_with(|| json!({}));
-            entry[op.method.as_str().to_lowercase()] = self.operation(op);
+            by_path.entry(path_key(op)).or_default().push(op);
         }
-        let mut schemas = Map::new();
-        for def in api.types.values() {
-            schemas.insert(def.name.clone(), self.type_schema(def));
-        }
-        if self.api.errors.ty.is_none() {
-            schemas.insert(self.error_schema.clone(), error_schema());
-        }
+        let paths = by_path.into_iter().map(|(key, ops)| {
+            let item = ops.into_iter().map(|op| (op.method.as_str().to_lowercase(), self.operation(op))).collect();
+            (key, Value::Object(item))
+        });
+        let schemas = self.schemas();
         let gaps: Map<String, Value> = api
             .gaps
             .values()
@@ -109,39 +146,48 @@ impl Document<'_> {
             })
             .collect();
         let error_response = |description: &str| self.error_response(description, &self.error_schema);
-        let mut components = vec![("schemas", Value::Object(schemas))];
+        let mut components = vec![("schemas".to_owned(), Part::members(schemas))];
         let shared = self.pagination_parameters();
         if !shared.is_empty() {
-            components.push(("parameters", Value::Object(shared)));
+            components.push(("parameters".to_owned(), Part::Value(Value::Object(shared))));
         }
-        components.extend([
-            (
-                "responses",
-                object(vec![
-                    ("Invalid", error_response("The request is invalid: the error body lists every violation.")),
-                    ("Unauthorized", error_response(&self.unauthorized_text())),
-                    ("Error", error_response("A failure, answered with the error body.")),
-                ]),
-            ),
-            ("securitySchemes", self.security_schemes()),
+        let responses = object(vec![
+            ("Invalid", error_response("The request is invalid: the error body lists every violation.")),
+            ("Unauthorized", error_response(&self.unauthorized_text())),
+            ("Error", error_response("A failure, answered with the error body.")),
         ]);
+        components.push(("responses".to_owned(), Part::Value(responses)));
+        components.push(("securitySchemes".to_owned(), Part::Value(self.security_schemes())));
+        let whole = |key: &str, value: Value| (key.to_owned(), Part::Value(value));
         let mut root = vec![
-            ("openapi", json!("3.1.0")),
-            ("info", object(info)),
-            ("servers", self.servers()),
-            ("security", self.default_security()),
-            ("tags", Value::Array(tags)),
-            ("paths", Value::Object(paths)),
-            ("components", object(components)),
-            ("x-gaps", Value::Object(gaps)),
+            whole("openapi", json!("3.1.0")),
+            whole("info", object(info)),
+            whole("servers", self.servers()),
+            whole("security", self.default_security()),
+            whole("tags", Value::Array(tags)),
+            ("paths".to_owned(), Part::members(paths)),
+            ("components".to_owned(), Part::object(components)),
+            whole("x-gaps", Value::Object(gaps)),
         ];
         if let Some(pagination) = self.x_pagination() {
-            root.push(("x-pagination", pagination));
+            root.push(whole("x-pagination", pagination));
         }
         for (key, value) in at_root {
-            root.push((key.as_str(), value.clone()));
+            root.push(whole(key, value.clone()));
         }
-        object(root)
+        Part::object(root)
+    }
+
+    /// `components.schemas`, each built as it is written: every type, then the error body
+    /// when the spec names none ([`schema_name`]; in the place of a type of that name, if any).
+    fn schemas(&self) -> impl Iterator<Item = (String, Value)> + '_ {
+        let error_body = self.api.errors.ty.is_none().then_some(self.error_schema.as_str());
+        let types = self.api.types.values().map(move |def| match error_body {
+            Some(name) if name == def.name => (def.name.clone(), error_schema()),
+            _ => (def.name.clone(), self.type_schema(def)),
+        });
+        let appended = error_body.filter(|name| !self.api.types.values().any(|def| def.name == *name));
+        types.chain(appended.map(|name| (name.to_owned(), error_schema())))
     }
 
     /// The parameters of the list convention, declared once and referenced by every paginated
@@ -870,4 +916,36 @@ fn select_value(select: &[crate::model::Selector]) -> Value {
 /// name's own.
 fn renamed(wire: &str, rust: &str) -> Option<Value> {
     (crate::model::names::sanitize(wire, crate::model::names::Case::Snake) != rust).then(|| json!(rust))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Part;
+    use serde_json::json;
+
+    /// Parts print what the same tree of values prints: members built as written keep their
+    /// order, and a key given twice keeps its first place with its last part.
+    #[test]
+    fn parts_print_as_the_tree_of_values() {
+        let built = std::cell::Cell::new(0);
+        let members = (1..=3).map(|n| {
+            built.set(built.get() + 1);
+            (format!("m{n}"), json!({ "n": n }))
+        });
+        let document = Part::object(vec![
+            ("a".to_owned(), Part::Value(json!(1))),
+            ("lazy".to_owned(), Part::members(members)),
+            ("inner".to_owned(), Part::object(vec![("x".to_owned(), Part::Value(json!([true])))])),
+            ("a".to_owned(), Part::Value(json!("last"))),
+        ]);
+        assert_eq!(built.get(), 0, "members are built as they are written");
+        let text = serde_json::to_string_pretty(&document).unwrap();
+        assert_eq!(built.get(), 3);
+        let tree = json!({
+            "a": "last",
+            "lazy": { "m1": { "n": 1 }, "m2": { "n": 2 }, "m3": { "n": 3 } },
+            "inner": { "x": [true] },
+        });
+        assert_eq!(text, serde_json::to_string_pretty(&tree).unwrap());
+    }
 }
