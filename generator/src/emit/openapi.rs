@@ -42,9 +42,13 @@ pub fn emit(api: &Api, options: &super::Options) -> String {
 /// tree of them several times that), or an object of parts.
 enum Part<'a> {
     Value(Value),
-    Members(std::cell::RefCell<Option<Box<dyn Iterator<Item = (String, Value)> + 'a>>>),
+    /// Taken when written: serializing takes `&self`.
+    Members(std::cell::RefCell<Option<Members<'a>>>),
     Object(Vec<(String, Part<'a>)>),
 }
+
+/// The members of an object, each built when it is reached.
+type Members<'a> = Box<dyn Iterator<Item = (String, Value)> + 'a>;
 
 impl<'a> Part<'a> {
     fn members(members: impl Iterator<Item = (String, Value)> + 'a) -> Self {
