@@ -1,5 +1,6 @@
 //! Shared pieces of the benchmarks: a service answering `getSpace` and
-//! `createSpaceChangeRequest`, for the generated router.
+//! `createSpaceChangeRequest`, for the generated router, and the same two routes written by
+//! hand with axum ([`handwritten`]).
 
 use apigen_runtime::server::Credential;
 use docs_api_server::{ApiError, Authenticator, Context, RouterBuilder};
@@ -88,4 +89,67 @@ async fn create_change_request(
 /// other operations answer 501.
 pub fn app() -> apigen_runtime::server::axum::Router {
     RouterBuilder::new(Bench).get_space(get_space).create_space_change_request(create_change_request).build_partial()
+}
+
+/// `getSpace` and `createSpaceChangeRequest` as plain axum routes doing the generated router's
+/// work by hand: check the bearer token, read the path parameter (and for the POST, check the
+/// content type and decode the JSON body, refusing unknown fields), build the same value,
+/// answer it as JSON (201 for the POST).
+pub mod handwritten {
+    use super::{change_request, space};
+    use apigen_runtime::server::axum::Router;
+    use apigen_runtime::server::axum::body::Bytes;
+    use apigen_runtime::server::axum::extract::Path;
+    use apigen_runtime::server::axum::http::{HeaderMap, StatusCode, header};
+    use apigen_runtime::server::axum::response::{IntoResponse, Response};
+    use apigen_runtime::server::axum::routing::{get, post};
+
+    /// The two routes.
+    pub fn app() -> Router {
+        Router::new()
+            .route("/v1/spaces/{spaceId}", get(get_space))
+            .route("/v1/spaces/{spaceId}/change-requests", post(create_change_request))
+    }
+
+    /// True when the request carries a bearer token.
+    fn authorized(headers: &HeaderMap) -> bool {
+        headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .is_some_and(|token| !token.is_empty())
+    }
+
+    async fn get_space(headers: HeaderMap, Path(space_id): Path<String>) -> Response {
+        if !authorized(&headers) {
+            return (StatusCode::UNAUTHORIZED, "missing token").into_response();
+        }
+        let body = serde_json::to_vec(&space(space_id)).expect("serializes");
+        (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+    }
+
+    /// The body of `createSpaceChangeRequest`, decoded by serde as a hand-written service would.
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    struct NewChangeRequest {
+        subject: Option<String>,
+        #[allow(dead_code)] // Decoded and checked like the generated router does; not answered.
+        agent_task_id: Option<String>,
+    }
+
+    async fn create_change_request(headers: HeaderMap, Path(space_id): Path<String>, body: Bytes) -> Response {
+        if !authorized(&headers) {
+            return (StatusCode::UNAUTHORIZED, "missing token").into_response();
+        }
+        let json = headers.get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+        if !json {
+            return (StatusCode::UNSUPPORTED_MEDIA_TYPE, "send JSON").into_response();
+        }
+        let body: NewChangeRequest = match serde_json::from_slice(&body) {
+            Ok(body) => body,
+            Err(error) => return (StatusCode::BAD_REQUEST, error.to_string()).into_response(),
+        };
+        let body = serde_json::to_vec(&change_request(space_id, body.subject)).expect("serializes");
+        (StatusCode::CREATED, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+    }
 }
