@@ -84,7 +84,7 @@ tokio = { version = "1", features = ["macros", "rt-multi-thread", "net"] }
 
 /// Serves the loans group with the mock service (which implements no other group: the router
 /// asks for none), calls it through the client, and asks for a shelf, which this build does
-/// not know.
+/// not know; then serves the spec's samples, which this build holds for the loans group only.
 const MAIN: &str = r#"
 use library_client::types::{Book, Failure, Loan};
 
@@ -108,6 +108,13 @@ async fn main() {
     println!("loan: {} of {} by {}", loan.id, book.title, book.author.name);
     let shelf = reqwest_get(&format!("{base}/shelves")).await;
     println!("shelves: {shelf}");
+    // The spec's samples, of this build's group only (`mock/loans.rs`).
+    let listener = apigen_runtime::listener::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let samples = format!("http://{}", listener.local_addr().unwrap());
+    let app = library_server::router(library_server::mock::samples());
+    tokio::spawn(apigen_runtime::listener::serve(listener, app, Default::default()));
+    let sampled = library_client::Client::new(&samples, "card").unwrap().loans().list().send().await.unwrap();
+    println!("samples: {} loan(s), the first {}", sampled.items.len(), sampled.items[0].id);
     let _: Option<Failure> = None;
 }
 
@@ -164,7 +171,8 @@ fn a_build_with_one_group_serves_and_calls_it_and_knows_nothing_else() {
         stdout,
         "operations: listLoans, lendBook\n\
          loan: loan_1 of The Dispossessed by Ursula K. Le Guin\n\
-         shelves: 404 {\"status\":404,\"message\":\"no operation matches this path\"}\n"
+         shelves: 404 {\"status\":404,\"message\":\"no operation matches this path\"}\n\
+         samples: 1 loan(s), the first loan_1\n"
     );
 
     let check = cargo(&["check", "--quiet", "--offline", "--example", "other_groups"], dir.path());

@@ -18,8 +18,9 @@ use std::sync::Arc;
 pub struct MockService {
     handler: Arc<MockHandler>,
     auth: Arc<MockAuth>,
-    /// The answers of [`MockService::answering`], whose headers are set on every call.
-    answers: &'static [MockAnswer],
+    /// The answers of [`MockService::answering`], whose headers are set on every call: tables
+    /// of answers, one per group of operations in a generated server.
+    answers: Arc<[&'static [MockAnswer]]>,
 }
 
 /// What a [`MockService::answering`] answers to one operation.
@@ -51,7 +52,8 @@ pub struct MockCall {
 impl MockService {
     /// A service answering every call with `handler`, accepting every token.
     pub fn new(handler: impl Fn(MockCall) -> Result<serde_json::Value, ApiError> + Send + Sync + 'static) -> Self {
-        MockService { handler: Arc::new(handler), auth: Arc::new(|token: &str| Ok(token.to_owned())), answers: &[] }
+        let answers = Arc::from(Vec::new());
+        MockService { handler: Arc::new(handler), auth: Arc::new(|token: &str| Ok(token.to_owned())), answers }
     }
 
     /// A service answering each operation with the body and headers given for it, by the
@@ -59,8 +61,16 @@ impl MockService {
     /// server's `mock::samples()` gives every operation the spec's sample response this way: a
     /// stand-in answering what the API promises, for client tests and OpenAPI conformance runs.
     pub fn answering(answers: &'static [MockAnswer]) -> Self {
+        MockService::answering_groups(&[answers])
+    }
+
+    /// [`MockService::answering`] from several tables of answers: the generated `mock::samples()`
+    /// gives one per group of operations, each compiled only with its group's feature.
+    pub fn answering_groups(groups: &[&'static [MockAnswer]]) -> Self {
+        let answers: Arc<[&'static [MockAnswer]]> = Arc::from(groups);
+        let tables = Arc::clone(&answers);
         let mut service = MockService::new(move |call| {
-            let Some(answer) = answers.iter().find(|answer| answer.operation == call.operation) else {
+            let Some(answer) = answer_to(&tables, call.operation) else {
                 return Err(ApiError::not_implemented(call.operation));
             };
             serde_json::from_str(answer.body).map_err(|error| {
@@ -122,7 +132,7 @@ impl MockService {
         request: &impl Serialize,
     ) -> Result<serde_json::Value, ApiError> {
         let request = serde_json::to_value(request).map_err(|e| ApiError::internal(e.to_string()))?;
-        if let Some(answer) = self.answers.iter().find(|answer| answer.operation == operation) {
+        if let Some(answer) = answer_to(&self.answers, operation) {
             for (name, value) in answer.headers {
                 let header = axum::http::HeaderName::from_bytes(name.as_bytes());
                 let (Ok(header), Ok(value)) = (header, axum::http::HeaderValue::from_str(value)) else {
@@ -133,6 +143,11 @@ impl MockService {
         }
         (self.handler)(MockCall { operation, principal: context.principal.mock_principal(), request })
     }
+}
+
+/// The answer the tables give `operation`.
+fn answer_to(tables: &[&'static [MockAnswer]], operation: &str) -> Option<&'static MockAnswer> {
+    tables.iter().flat_map(|table| table.iter()).find(|answer| answer.operation == operation)
 }
 
 /// The principals a [`MockService`] sees: its own (`String`) and [`Anonymous`].

@@ -35,6 +35,7 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
             let ops: Vec<&Operation> = api.operations_of(&tag.name).collect();
             emitter().tag_module(tag, &ops)
         }));
+        jobs.push(jobs::rust(format!("server/src/mock/{}.rs", tag.rust), header, move || emitter().mock_part(tag)));
     }
     jobs.push(jobs::text("server/Cargo.toml", move || manifest(api, options, reach)));
     jobs
