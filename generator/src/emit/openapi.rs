@@ -150,19 +150,19 @@ impl Document<'_> {
             })
             .collect();
         let error_response = |description: &str| self.error_response(description, &self.error_schema);
+        let whole = |key: &str, value: Value| (key.to_owned(), Part::Value(value));
         let mut components = vec![("schemas".to_owned(), Part::members(schemas))];
         let shared = self.pagination_parameters();
         if !shared.is_empty() {
-            components.push(("parameters".to_owned(), Part::Value(Value::Object(shared))));
+            components.push(whole("parameters", Value::Object(shared)));
         }
         let responses = object(vec![
             ("Invalid", error_response("The request is invalid: the error body lists every violation.")),
             ("Unauthorized", error_response(&self.unauthorized_text())),
             ("Error", error_response("A failure, answered with the error body.")),
         ]);
-        components.push(("responses".to_owned(), Part::Value(responses)));
-        components.push(("securitySchemes".to_owned(), Part::Value(self.security_schemes())));
-        let whole = |key: &str, value: Value| (key.to_owned(), Part::Value(value));
+        components.push(whole("responses", responses));
+        components.push(whole("securitySchemes", self.security_schemes()));
         let mut root = vec![
             whole("openapi", json!("3.1.0")),
             whole("info", object(info)),

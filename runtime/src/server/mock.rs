@@ -57,15 +57,15 @@ impl MockService {
     }
 
     /// A service answering each operation with the body and headers given for it, by the
-    /// operation's name in the spec (an operation not listed answers 501). The generated
-    /// server's `mock::samples()` gives every operation the spec's sample response this way: a
-    /// stand-in answering what the API promises, for client tests and OpenAPI conformance runs.
+    /// operation's name in the spec (an operation not listed answers 501): a stand-in
+    /// answering what the API promises, for client tests and OpenAPI conformance runs.
     pub fn answering(answers: &'static [MockAnswer]) -> Self {
         MockService::answering_groups(&[answers])
     }
 
-    /// [`MockService::answering`] from several tables of answers: the generated `mock::samples()`
-    /// gives one per group of operations, each compiled only with its group's feature.
+    /// [`MockService::answering`] from several tables of answers: the generated server's
+    /// `mock::samples()` gives the spec's sample responses this way, one table per group of
+    /// operations, each compiled only with its group's feature.
     pub fn answering_groups(groups: &[&'static [MockAnswer]]) -> Self {
         let answers: Arc<[&'static [MockAnswer]]> = Arc::from(groups);
         let tables = Arc::clone(&answers);
