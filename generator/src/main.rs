@@ -196,7 +196,8 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Lint => with_spec(&generator, |api| {
-            println!("ok: {} operations, {} types, {} gaps", api.operations.len(), api.types.len(), api.gaps.len());
+            let (operations, types, gaps) = (api.operations.len(), api.types.len(), api.gaps.len());
+            println!("ok: {}, {}, {}", count(operations, "operation"), count(types, "type"), count(gaps, "gap"));
         }),
         Command::List { types: false } => with_spec(&generator, |api| print_lines(listing::operations(api))),
         Command::List { types: true } => with_spec(&generator, |api| print_lines(listing::types(api))),
@@ -372,6 +373,11 @@ fn import(args: &ImportArgs, out: &std::path::Path) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `1 operation`, `2 operations`: a count with its noun in the right number.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 fn print_lines(lines: Vec<String>) {

@@ -160,7 +160,7 @@ fn warnings_of_a_crowded_class_are_summarised_unless_verbose_and_lint_levels_app
     std::fs::write(dir.path().join("apigen.toml"), "[lint]\nmissing-description = \"allow\"\n").unwrap();
     let quiet = apigen_in(dir.path(), &["lint"]);
     assert!(quiet.status.success());
-    assert_eq!((stderr(&quiet).as_str(), stdout(&quiet).as_str()), ("", "ok: 1 operations, 2 types, 0 gaps\n"));
+    assert_eq!((stderr(&quiet).as_str(), stdout(&quiet).as_str()), ("", "ok: 1 operation, 2 types, 0 gaps\n"));
 }
 
 #[test]
