@@ -193,6 +193,30 @@ async fn near_misses_answer_404_405_and_a_400_naming_the_selector() {
     }
 }
 
+#[tokio::test]
+async fn a_path_past_the_uri_limit_is_refused_before_any_route_is_tried() {
+    // A 64,900-byte path on the OData call's segment took 9.9 s to refuse while every split
+    // was tried (issue 50); now no route is tried for a path past the limit (8 KiB), on the
+    // routed method or another, and one under it is matched in one pass.
+    let service = MockService::new(|call| Ok(json!({ "operation": call.operation, "request": call.request })));
+    let app = routes_server::router(service);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let http = apigen_runtime::client::http_client_builder().build().unwrap();
+    let long = "y".repeat(32_430);
+    let path = format!("/v1/fn(a='{long}',b={long}");
+    let too_long = error(414, &format!("the path and query are {} bytes long; the limit is 8192", path.len()));
+    for request in [http.get(format!("{base}{path}")), http.delete(format!("{base}{path}"))] {
+        // (axum adds `Allow` to what the other method's fallback answers.)
+        let (status, _, body) = raw(&http, request).await;
+        assert_eq!((status, body), (414, too_long.clone()));
+    }
+    let under = "y".repeat(4_000);
+    let (status, _, body) = raw(&http, http.get(format!("{base}/v1/fn(a='{under}',b=7)"))).await;
+    assert_eq!((status, &body["operation"], &body["request"]["b"]), (200, &json!("itemAt"), &json!(7)));
+}
+
 #[test]
 fn the_generated_descriptors_hold_the_templates_and_selectors() {
     // The router parses each template once (the runtime's `parses_templates` test).

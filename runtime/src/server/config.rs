@@ -58,14 +58,22 @@ impl ServerConfig {
         if streams { self.upload_limit } else { self.body_limit }
     }
 
+    /// A 414 for a path and query longer than [`max_uri_bytes`](Self::max_uri_bytes): checked
+    /// before any route is chosen too, so no matching ever reads a longer path.
+    pub(crate) fn refuse_uri(&self, uri: &axum::http::Uri) -> Option<ApiError> {
+        let length = uri.path_and_query().map_or(0, |pq| pq.as_str().len());
+        (length > self.max_uri_bytes).then(|| {
+            let message = format!("the path and query are {length} bytes long; the limit is {}", self.max_uri_bytes);
+            ApiError::new(StatusCode::URI_TOO_LONG, message)
+        })
+    }
+
     /// The first limit `parts` exceeds, as the error to answer, for an operation whose body
     /// streams or not. Each check is linear in the size of what it measures, which the
     /// transport already bounds.
     pub(crate) fn refuse(&self, parts: &axum::http::request::Parts, streams: bool) -> Option<ApiError> {
-        let uri = parts.uri.path_and_query().map_or(0, |pq| pq.as_str().len());
-        if uri > self.max_uri_bytes {
-            let message = format!("the path and query are {uri} bytes long; the limit is {}", self.max_uri_bytes);
-            return Some(ApiError::new(StatusCode::URI_TOO_LONG, message));
+        if let Some(refusal) = self.refuse_uri(&parts.uri) {
+            return Some(refusal);
         }
         let headers: usize = parts.headers.iter().map(|(name, value)| name.as_str().len() + value.len()).sum();
         if headers > self.max_header_bytes {

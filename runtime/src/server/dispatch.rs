@@ -179,24 +179,48 @@ pub(crate) fn match_path<'p>(route: &Route, path: &'p str) -> Option<Vec<(&'stat
     Some(params)
 }
 
-/// Matches one segment's pieces, trying the shortest value of each parameter first.
+/// Matches one segment's pieces, each parameter taking the shortest value that lets the rest
+/// match, in one pass from left to right: text after the last parameter is the segment's end,
+/// and a parameter followed by text ends where that text first occurs after one character of
+/// its own (the first parameter of what follows can take any longer prefix, so an earlier
+/// end never loses a match a later one would make). No split is ever tried twice: the work is
+/// linear in the segment's length, whatever the template (trying every split cost O(n^k) for
+/// k parameters: 10 s for a 64 KB path on a two-parameter segment).
 fn match_pieces<'p>(pieces: &[Piece], text: &'p str, params: &mut Vec<(&'static str, &'p str)>) -> Option<()> {
-    match pieces.split_first() {
-        None => text.is_empty().then_some(()),
-        Some((Piece::Text(literal), rest)) => match_pieces(rest, text.strip_prefix(literal)?, params),
-        Some((Piece::Param(name), [])) => (!text.is_empty()).then(|| params.push((name, text))),
-        Some((Piece::Param(name), rest)) => {
-            let mark = params.len();
-            for end in (1..=text.len()).filter(|&end| text.is_char_boundary(end)) {
-                params.push((name, &text[..end]));
-                if match_pieces(rest, &text[end..], params).is_some() {
-                    return Some(());
-                }
-                params.truncate(mark);
-            }
-            None
+    let (pieces, text) = match pieces.split_last() {
+        Some((Piece::Text(last), rest)) => (rest, text.strip_suffix(last)?),
+        _ => (pieces, text),
+    };
+    let (mut pieces, mut text) = match pieces.split_first() {
+        Some((Piece::Text(first), rest)) => (rest, text.strip_prefix(first)?),
+        _ => (pieces, text),
+    };
+    while let Some((piece, rest)) = pieces.split_first() {
+        let Piece::Param(name) = *piece else { return None };
+        let end = match rest.first() {
+            None => text.len(),
+            Some(Piece::Text(literal)) => first_end(text, literal)?,
+            Some(Piece::Param(_)) => text.chars().next()?.len_utf8(),
+        };
+        if end == 0 {
+            return None;
+        }
+        params.push((name, &text[..end]));
+        text = &text[end..];
+        pieces = rest;
+        if let Some((Piece::Text(literal), after)) = pieces.split_first() {
+            text = text.strip_prefix(literal)?;
+            pieces = after;
         }
     }
+    text.is_empty().then_some(())
+}
+
+/// Where a parameter followed by `literal` ends in `text`: at the first occurrence of
+/// `literal` after the parameter's first character.
+fn first_end(text: &str, literal: &str) -> Option<usize> {
+    let first = text.chars().next()?.len_utf8();
+    text[first..].find(literal).map(|at| first + at)
 }
 
 /// True when the request carries every selector of `info`.
@@ -336,6 +360,100 @@ mod tests {
         for (segments, path, expected) in cases {
             assert_eq!(match_path(&route(segments), path), expected, "{path}");
         }
+    }
+
+    /// The matcher before it was linear: every split, shortest first (the reference the
+    /// linear one must agree with).
+    fn backtracking<'p>(pieces: &[Piece], text: &'p str, params: &mut Vec<(&'static str, &'p str)>) -> Option<()> {
+        match pieces.split_first() {
+            None => text.is_empty().then_some(()),
+            Some((Piece::Text(literal), rest)) => backtracking(rest, text.strip_prefix(literal)?, params),
+            Some((Piece::Param(name), [])) => (!text.is_empty()).then(|| params.push((name, text))),
+            Some((Piece::Param(name), rest)) => {
+                let mark = params.len();
+                for end in (1..=text.len()).filter(|&end| text.is_char_boundary(end)) {
+                    params.push((name, &text[..end]));
+                    if backtracking(rest, &text[end..], params).is_some() {
+                        return Some(());
+                    }
+                    params.truncate(mark);
+                }
+                None
+            }
+        }
+    }
+
+    #[test]
+    fn the_linear_matcher_splits_as_trying_every_split_did() {
+        // Every template of up to 4 pieces over the texts `a`, `ab`, `.`, `é` and parameters,
+        // against every text of up to 6 characters over `a`, `b`, `.`, `é`: the same match and
+        // the same values.
+        const TEXTS: [&str; 4] = ["a", "ab", ".", "é"];
+        const NAMES: [&str; 4] = ["p", "q", "r", "s"];
+        let mut templates: Vec<Vec<Piece>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let longer: Vec<Vec<Piece>> = templates
+                .iter()
+                .flat_map(|t| {
+                    let param = Piece::Param(NAMES[t.len()]);
+                    let texts = TEXTS.iter().map(|text| Piece::Text(text));
+                    std::iter::once(param).chain(texts).map(move |piece| [t.clone(), vec![piece]].concat())
+                })
+                .filter(|t| !t.windows(2).any(|w| matches!(w, [Piece::Text(_), Piece::Text(_)])))
+                .collect();
+            templates.extend(longer);
+        }
+        let mut inputs = vec![String::new()];
+        for _ in 0..6 {
+            let longer: Vec<String> =
+                inputs.iter().flat_map(|i| ["a", "b", ".", "é"].map(|c| format!("{i}{c}"))).collect();
+            inputs.extend(longer);
+        }
+        inputs.sort();
+        inputs.dedup();
+        let mut compared = 0;
+        for template in &templates {
+            for input in &inputs {
+                let (mut linear, mut reference) = (Vec::new(), Vec::new());
+                let found = match_pieces(template, input, &mut linear).map(|()| linear);
+                let expected = backtracking(template, input, &mut reference).map(|()| reference);
+                assert_eq!(found, expected, "{template:?} on {input:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 1_000_000, "{compared}");
+    }
+
+    #[test]
+    fn a_64_kb_segment_is_matched_in_one_pass_on_every_template_form() {
+        // Trying every split took 9.9 s for 64,900 bytes on the two-parameter call below, and
+        // over 90 s for 4,000 bytes on three parameters: a bound 1,000 times what one pass
+        // takes here under load still tells them apart.
+        let three: &[&[Piece]] = &[&[
+            Piece::Text("x"),
+            Piece::Param("a"),
+            Piece::Text("."),
+            Piece::Param("b"),
+            Piece::Text("."),
+            Piece::Param("c"),
+            Piece::Text("z"),
+        ]];
+        let long = "y".repeat(64_000);
+        let started = std::time::Instant::now();
+        for (segments, path) in [
+            (CALL, format!("/fn(a='{long}',b={long}")),
+            (CALL, format!("/fn(a='{long}',b={long})")),
+            (COMMA, format!("/{long}")),
+            (JSON, format!("/files/{long}")),
+            (three, format!("/x{long}.{long}")),
+            (three, format!("/x{long}.{long}.{long}z")),
+            (three, format!("/x{}", ".".repeat(64_000))),
+            (three, format!("/x{}z", ".".repeat(64_000))),
+        ] {
+            let _ = match_path(&route(segments), &path);
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+        assert_eq!(match_path(&route(three), &format!("/x{long}.b.cz")).map(|p| p[1]), Some(("b", "b")));
     }
 
     #[test]

@@ -345,7 +345,7 @@ fn method_router<S: Authenticator>(
         methods = methods.on(filter, move |request: Request| {
             // The choice is made before the future is built, so the future axum boxes for
             // each request is the handler's steps alone (a few hundred bytes, not kilobytes).
-            match choose(&candidates, &all, &request, errors) {
+            match choose(&candidates, &all, &request, &config, errors) {
                 Choice::Handle(endpoint, path) => {
                     #[cfg(feature = "tracing")]
                     let info = endpoint.info;
@@ -359,23 +359,33 @@ fn method_router<S: Authenticator>(
             }
         });
     }
+    let config = Arc::clone(config);
     methods.fallback(move |request: Request| {
-        let all = Arc::clone(&all);
-        async move { refused(&request, errors).unwrap_or_else(|| unmatched(&all, request.uri().path(), errors)) }
+        let (all, config) = (Arc::clone(&all), Arc::clone(&config));
+        async move {
+            refused(&request, errors)
+                .or_else(|| config.refuse_uri(request.uri()).map(|error| error.into_response_with(errors)))
+                .unwrap_or_else(|| unmatched(&all, request.uri().path(), errors))
+        }
     })
 }
 
 /// The first operation of `candidates` (one method's, most specific first) whose path and
 /// selectors the request matches, with its path parameters decoded; else the refusal saying
-/// what did not match (or the refusal a stand-in for a refused head carries).
+/// what did not match (or the refusal a stand-in for a refused head carries). A path past the
+/// URI limit is refused before any operation's path is tried.
 fn choose<P>(
     candidates: &[Arc<Endpoint<P>>],
     all: &[Arc<Endpoint<P>>],
     request: &Request,
+    config: &ServerConfig,
     errors: &'static ErrorShape,
 ) -> Choice<P> {
     if let Some(refusal) = refused(request, errors) {
         return Choice::Refuse(refusal);
+    }
+    if let Some(error) = config.refuse_uri(request.uri()) {
+        return Choice::Refuse(error.into_response_with(errors));
     }
     let query = request.uri().query().unwrap_or_default();
     let mut path_only: Vec<&OperationInfo> = Vec::new();
