@@ -20,9 +20,16 @@ impl FromParam for i64 {
     }
 }
 
+/// A number is finite: `NaN`, `inf` and `1e400` (which Rust's parser reads as infinite) are
+/// refused, as JSON has no word for them and every bound (`minimum`, `maximum`) would let NaN
+/// through (it compares false with everything).
 impl FromParam for f64 {
     fn from_param(text: &str) -> Result<Self, String> {
-        text.parse().map_err(|_| format!("expected a number, found {text:?}"))
+        match text.parse::<f64>() {
+            Ok(number) if number.is_finite() => Ok(number),
+            Ok(_) => Err(format!("expected a finite number, found {text:?}")),
+            Err(_) => Err(format!("expected a number, found {text:?}")),
+        }
     }
 }
 
@@ -72,4 +79,18 @@ pub fn header_value<T: FromParam>(values: Vec<String>) -> Option<T> {
 #[doc(hidden)]
 pub fn header_list<T: FromParam>(values: Vec<String>) -> Vec<T> {
     values.iter().flat_map(|v| v.split(',')).filter_map(|item| T::from_param(item.trim()).ok()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FromParam;
+
+    #[test]
+    fn numbers_are_finite() {
+        assert_eq!(f64::from_param("-2.5e3"), Ok(-2500.0));
+        for text in ["NaN", "nan", "inf", "-infinity", "1e400", "-1e309"] {
+            assert_eq!(f64::from_param(text), Err(format!("expected a finite number, found {text:?}")));
+        }
+        assert_eq!(f64::from_param("x"), Err("expected a number, found \"x\"".to_owned()));
+    }
 }

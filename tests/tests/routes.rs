@@ -135,6 +135,18 @@ async fn near_misses_answer_404_405_and_a_400_naming_the_selector() {
     let target = "X-Amz-Target";
     let cases = [
         (http.get(format!("{base}/v1/near/1.5")), (404, None, error(404, "no operation matches this path"))),
+        // Numbers are finite: NaN would pass any bound, and 1e400 parses as infinity.
+        (
+            http.get(format!("{base}/v1/near/NaN,1e400")),
+            (
+                400,
+                None,
+                json!({"error": {"code": 400, "message": "the request is invalid", "violations": [
+                    {"path": "path.lat", "message": "expected a finite number, found \"NaN\""},
+                    {"path": "path.lon", "message": "expected a finite number, found \"1e400\""},
+                ]}}),
+            ),
+        ),
         (http.get(format!("{base}/v1/items//")), (404, None, error(404, "no operation matches this path"))),
         (
             http.post(format!("{base}/v1/jobs/j1")),
