@@ -74,12 +74,18 @@ impl CacheDir {
     }
 }
 
-/// Removes the least recently written entries beyond [`KEPT`].
+/// The first line of every entry: what tells an entry from another program's file.
+const HEADER: &str = "# What apigen remembers of an output directory; safe to delete.\n";
+
+/// Removes the least recently written entries beyond [`KEPT`]. Only apigen's own entries
+/// count and are removed (the cache directory may be shared: `APIGEN_CACHE_DIR` can name any
+/// folder): a file named as [`CacheDir::entry_path`] names them, a regular file, starting
+/// with [`HEADER`].
 fn forget_oldest(dir: &Path) {
     let Ok(listing) = std::fs::read_dir(dir) else { return };
     let mut entries: Vec<(std::time::SystemTime, PathBuf)> = listing
         .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "toml"))
+        .filter(|e| is_entry(&e.path()))
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
     if entries.len() <= KEPT {
@@ -89,6 +95,28 @@ fn forget_oldest(dir: &Path) {
     for (_, path) in &entries[..entries.len() - KEPT] {
         let _ = std::fs::remove_file(path);
     }
+}
+
+/// True when `path` is an entry this cache wrote: `<16 hex digits>.toml`, a regular file
+/// (not a link) whose text starts with [`HEADER`].
+fn is_entry(path: &Path) -> bool {
+    let named =
+        path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".toml")).is_some_and(|stem| {
+            stem.len() == 16 && stem.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        });
+    named && starts_with_header(path).unwrap_or(false)
+}
+
+/// Whether the regular file at `path` (a link is not followed) starts with [`HEADER`]; only
+/// that many bytes are read.
+fn starts_with_header(path: &Path) -> std::io::Result<bool> {
+    use std::io::Read;
+    if !std::fs::symlink_metadata(path)?.is_file() {
+        return Ok(false);
+    }
+    let mut start = vec![0; HEADER.len()];
+    std::fs::File::open(path)?.read_exact(&mut start)?;
+    Ok(start == HEADER.as_bytes())
 }
 
 /// What the output was generated from beyond the spec's text, for this build of apigen.
@@ -156,7 +184,7 @@ impl Entry {
     fn render(&self, absolute: &str) -> String {
         let field = |value: &Option<String>| value.clone().unwrap_or_default();
         let mut out = format!(
-            "# What apigen remembers of an output directory; safe to delete.\ndir = {}\nfingerprint = \"{}\"\nprinter = \"{}\"\nstamp = \"{}\"\nfiles = [\n",
+            "{HEADER}dir = {}\nfingerprint = \"{}\"\nprinter = \"{}\"\nstamp = \"{}\"\nfiles = [\n",
             toml_string(absolute),
             field(&self.fingerprint),
             field(&self.printer),
@@ -170,5 +198,36 @@ impl Entry {
         }
         out.push_str("]\n");
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forgetting_removes_only_its_own_oldest_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |i: usize| dir.path().join(format!("{i:016x}.toml"));
+        // Another program's TOML files, one named like an entry, in the same folder.
+        let foreign = ["Cargo.toml", "config.toml", "0123456789abcdef.toml"];
+        for name in foreign {
+            // Older than every entry: the first to go if they counted.
+            std::fs::write(dir.path().join(name), "[package]\nname = \"mine\"\n").unwrap();
+            let at = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1);
+            std::fs::File::options().write(true).open(dir.path().join(name)).unwrap().set_modified(at).unwrap();
+        }
+        for i in 0..KEPT + 3 {
+            std::fs::write(entry(i), format!("{HEADER}dir = \"/{i}\"\n")).unwrap();
+            let at = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000 + i as u64);
+            std::fs::File::options().write(true).open(entry(i)).unwrap().set_modified(at).unwrap();
+        }
+        forget_oldest(dir.path());
+        for name in foreign {
+            assert!(dir.path().join(name).exists(), "{name} was removed");
+        }
+        let kept: Vec<bool> = (0..KEPT + 3).map(|i| entry(i).exists()).collect();
+        assert_eq!(kept.iter().filter(|k| !**k).count(), 3);
+        assert!(!kept[0] && !kept[1] && !kept[2] && kept[3], "the oldest three go");
     }
 }
