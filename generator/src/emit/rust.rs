@@ -5,6 +5,7 @@
 //! path (`::std::string::String`, `crate::Collection`), so a spec type called `Result`,
 //! `Box` or `Option` cannot shadow what the code means.
 
+use crate::model::crates::{CrateNames, CrateRoot, Source};
 use crate::model::{
     Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, SchemeKind, TypeRef, Usage,
 };
@@ -125,9 +126,9 @@ impl Paths {
         Paths { types: quote!(crate) }
     }
 
-    /// Paths for code in another generated crate.
-    pub fn from_crate(crate_name: &str) -> Self {
-        let name = ident(&crate_name.replace('-', "_"));
+    /// Paths for code in another generated crate, the types crate being `crates.types`.
+    pub fn from_crate(crates: &CrateNames) -> Self {
+        let name = ident(&crates.types.rust);
         Paths { types: quote!(::#name) }
     }
 
@@ -428,6 +429,40 @@ pub fn params_debug(ty: TokenStream, label: &str, params: &[Param], body: bool, 
 pub fn root_module(api: &Api) -> Ident {
     let taken = api.tags.iter().any(|t| t.rust == "root");
     ident(if taken { "root_" } else { "root" })
+}
+
+/// A crate root's `pub use`s, from its list in the model (which lowering reserves the names
+/// of), in order.
+pub fn re_exports(root: &CrateRoot, crates: &CrateNames) -> TokenStream {
+    let items = root.re_exports.iter().map(|re_export| {
+        let docs = re_export.doc.map(doc).unwrap_or_default();
+        let path = match &re_export.from {
+            Source::Runtime { module, names } => {
+                let names: Vec<Ident> = names.iter().map(|name| ident(name)).collect();
+                // One name stands alone, as rustfmt would leave it.
+                let names = match names.as_slice() {
+                    [one] => quote!(#one),
+                    many => quote!({ #(#many),* }),
+                };
+                if module.is_empty() {
+                    quote!(::apigen_runtime::#names)
+                } else {
+                    let module = ident(module);
+                    quote!(::apigen_runtime::#module::#names)
+                }
+            }
+            Source::RuntimeCrate { alias } => {
+                let alias = ident(alias);
+                quote!(::apigen_runtime as #alias)
+            }
+            Source::TypesCrate { alias } => {
+                let (krate, alias) = (ident(&crates.types.rust), ident(alias));
+                quote!(::#krate as #alias)
+            }
+        };
+        quote! { #docs pub use #path; }
+    });
+    quote! { #(#items)* }
 }
 
 /// A generated crate's `lib.rs`: its docs, the lints every generated crate holds to, `head`,

@@ -186,6 +186,7 @@ impl<'a> Lowerer<'a> {
         let (name, title, version, description, source, extensions) = head?;
         let mut api = Api {
             name,
+            crates: CrateNames::default(),
             title,
             version,
             description,

@@ -1,61 +1,19 @@
 //! The last pass of lowering: each operation's client and server shape ([`ClientShape`],
 //! [`ServerShape`]), and every Rust name operations and groups add to the client and server
-//! crates claimed in one scope per crate, beside the names those crates have of their own.
-//! (The types crate's names, the answer enumerations and response headers among them, are
-//! claimed with the types.)
+//! crates claimed in one scope per crate, beside the names those crates have of their own
+//! ([`CLIENT_ROOT`], [`SERVER_ROOT`]), and the crates' own names ([`CrateNames`]). (The types
+//! crate's names, the answer enumerations and response headers among them, are claimed with
+//! the types.)
 
 use super::*;
-
-/// What the client crate's root has of its own, beside one handle per group and the
-/// parameters and builder of each operation: the client, its builder, the generic request,
-/// constants, and what it re-exports.
-const CLIENT_ROOT: &[(&str, &str)] = &[
-    ("ClientBuilder", "the client's own builder"),
-    ("Request", "the client's generic request"),
-    ("Client", "the client"),
-    ("USER_AGENT", "the client's user agent"),
-    ("SCHEMES", "the client's auth schemes"),
-    ("ERRORS", "the client's error convention"),
-    ("types", "the client's re-export of the types crate"),
-    ("Download", "the client's re-export of `Download`"),
-    ("Error", "the client's re-export of `Error`"),
-    ("Response", "the client's re-export of `Response`"),
-    ("RetryPolicy", "the client's re-export of `RetryPolicy`"),
-    ("Upload", "the client's re-export of `Upload`"),
-    ("FilePart", "the client's re-export of `FilePart`"),
-    ("http_client_builder", "the client's re-export of `http_client_builder`"),
-];
-
-/// What the server crate's root has of its own, beside one trait per group and a request
-/// (and status enumeration) per operation.
-const SERVER_ROOT: &[(&str, &str)] = &[
-    ("Service", "the server's service trait"),
-    ("RouterBuilder", "the server's router builder"),
-    ("OPERATIONS", "the server's list of operations"),
-    ("SCHEMES", "the server's auth schemes"),
-    ("ERRORS", "the server's error convention"),
-    ("router", "the server's `router`"),
-    ("router_with", "the server's `router_with`"),
-    ("types", "the server's re-export of the types crate"),
-    ("Anonymous", "the server's re-export of `Anonymous`"),
-    ("ApiError", "the server's re-export of `ApiError`"),
-    ("Authenticator", "the server's re-export of `Authenticator`"),
-    ("BodyStream", "the server's re-export of `BodyStream`"),
-    ("Context", "the server's re-export of `Context`"),
-    ("Credential", "the server's re-export of `Credential`"),
-    ("Download", "the server's re-export of `Download`"),
-    ("MissingOperations", "the server's re-export of `MissingOperations`"),
-    ("OperationInfo", "the server's re-export of `OperationInfo`"),
-    ("Secret", "the server's re-export of `Secret`"),
-    ("ServerConfig", "the server's re-export of `ServerConfig`"),
-    ("FilePart", "the server's re-export of `FilePart`"),
-];
+use crate::model::crates::{CLIENT_ROOT, SERVER_ROOT};
 
 /// Settles every operation's shapes and claims the names they add (see the module docs).
 pub(super) fn settle(api: &mut Api, diags: &mut Diagnostics) {
+    api.crates = CrateNames::of(&api.name);
     let methods = client_methods(&api.operations);
-    let mut client = Scope::reserving_each(CLIENT_ROOT);
-    let mut server = Scope::reserving_each(SERVER_ROOT);
+    let mut client = Scope::reserving_each(CLIENT_ROOT.reserved());
+    let mut server = Scope::reserving_each(SERVER_ROOT.reserved());
     for tag in api.tags_with_operations() {
         let names = &tag.names;
         client.claim(&names.client, &format!("the client handle of tag `{}`", tag.name), &tag.origin, diags);

@@ -6,6 +6,7 @@
 //! lists keep the order of the spec text, which is read in sorted file order. Nothing here
 //! knows how code is emitted.
 
+pub mod crates;
 pub mod names;
 pub mod path;
 pub mod pattern;
@@ -24,6 +25,7 @@ use std::collections::BTreeMap;
 /// next to its own copy of the runtime would otherwise hold two `apigen-runtime` packages.
 #[path = "../../../runtime/src/format.rs"]
 mod format;
+pub use crates::CrateNames;
 pub use format::{Format, is_absolute_url};
 pub use path::{PathSegment, PathTemplate, Piece, routes_conflict};
 pub use shape::{ClientShape, OperationNames, ServerShape, TagNames};
@@ -34,6 +36,8 @@ pub use typeref::TypeRef;
 pub struct Api {
     /// Crate-name prefix (`docs-api`).
     pub name: String,
+    /// The generated crates' names, made from `name` (set by `lower::shapes::settle`).
+    pub crates: CrateNames,
     /// Human title.
     pub title: String,
     /// Version.

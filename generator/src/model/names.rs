@@ -227,11 +227,12 @@ impl Scope {
         scope
     }
 
-    /// A namespace whose names are already taken by the generator, each by what it names.
-    pub fn reserving_each(names: &[(&str, &str)]) -> Self {
+    /// A namespace whose names are already taken by the generator, each by what it names
+    /// (a crate root's [`reserved`](super::crates::CrateRoot::reserved) names).
+    pub fn reserving_each<'a>(names: impl IntoIterator<Item = (&'a str, String)>) -> Self {
         let mut scope = Scope::new();
         for (name, by) in names {
-            scope.taken.insert((*name).to_owned(), ((*by).to_owned(), Location::default()));
+            scope.taken.insert(name.to_owned(), (by, Location::default()));
         }
         scope
     }
