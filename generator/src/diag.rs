@@ -396,9 +396,47 @@ impl fmt::Display for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
+/// "did you mean" for a misspelled name: the closest known name within a small distance.
+pub(crate) fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<String> {
+    closest(name, known).map(|k| format!("did you mean `{k}`?"))
+}
+
+/// The known name closest to `name` (case aside), within a third of its length (at least 2
+/// edits).
+pub(crate) fn closest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.len() / 3).max(2);
+    known
+        .map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != *cb)).min(row[j] + 1).min(current + 1);
+            previous = current;
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suggestions_find_near_misses_only() {
+        let known = ["Collection", "Space", "Organization"];
+        assert_eq!(suggest("Colection", known.iter().copied()), Some("did you mean `Collection`?".into()));
+        assert_eq!(suggest("Widget", known.iter().copied()), None);
+    }
 
     #[test]
     fn spec_paths_render_like_the_yaml_they_point_into() {

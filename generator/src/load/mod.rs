@@ -8,6 +8,7 @@
 
 mod budget;
 pub mod document;
+mod keys;
 pub mod locate;
 pub mod raw;
 
@@ -450,17 +451,20 @@ fn decode<T: DeserializeOwned>(
         let tracked = serde_path_to_error::Deserializer::new(value, &mut track);
         serde_ignored::deserialize(tracked, |path| unknown.push(ignored_path(&origin.path, &path)))
     };
+    let mut meant: Vec<(SpecPath, String)> = Vec::new();
     for path in unknown {
-        let key = match path.segments().last() {
-            Some(crate::diag::Segment::Key(key)) => key.clone(),
-            _ => String::new(),
-        };
+        let (key, suggestion) = unknown_key(&path);
         let at = Origin { file: origin.file, path };
-        let hint = if key.contains(' ') {
-            "a comma inside `{ ... }` starts a new entry: quote text holding commas or `: `"
-        } else {
-            "spec/README.md lists the keys each element accepts"
+        let hint = match &suggestion {
+            Some(known) => format!("did you mean `{known}`?"),
+            None if key.contains(' ') => {
+                "a comma inside `{ ... }` starts a new entry: quote text holding commas or `: `".to_owned()
+            }
+            None => "spec/README.md lists the keys each element accepts".to_owned(),
         };
+        if let Some(known) = suggestion {
+            meant.push((parent(&at.path), known));
+        }
         diags.error(spec.locate(&at), format!("unknown key `{key}`")).hint(hint);
     }
     match result {
@@ -468,10 +472,40 @@ fn decode<T: DeserializeOwned>(
         Err(error) => {
             let path = track.path().to_string();
             let at = Origin { file: origin.file, path: origin.path.join_serde(&path) };
-            diags.error(spec.locate(&at), strip_position(&error.to_string()));
+            let message = strip_position(&error.to_string());
+            // A required key written misspelled is missing too: the unknown key's "did you
+            // mean" says it already, once.
+            let said =
+                missing_field(&message).is_some_and(|field| meant.contains(&(at.path.clone(), field.to_owned())));
+            if !said {
+                diags.error(spec.locate(&at), message);
+            }
             None
         }
     }
+}
+
+/// An unknown key's text, and the known key of its place it most likely meant.
+fn unknown_key(path: &SpecPath) -> (String, Option<String>) {
+    let Some((crate::diag::Segment::Key(key), place)) = path.segments().split_last() else {
+        return (String::new(), None);
+    };
+    let known = keys::known_at(place);
+    (key.clone(), crate::diag::closest(key, known.iter().map(String::as_str)).map(str::to_owned))
+}
+
+/// The path of the mapping holding the key at `path`.
+fn parent(path: &SpecPath) -> SpecPath {
+    let segments = path.segments();
+    segments[..segments.len().saturating_sub(1)].iter().fold(SpecPath::root(), |at, segment| match segment {
+        crate::diag::Segment::Key(key) => at.key(key.clone()),
+        crate::diag::Segment::Index(index) => at.index(*index),
+    })
+}
+
+/// The field serde says is missing (`missing field `summary``).
+fn missing_field(message: &str) -> Option<&str> {
+    message.strip_prefix("missing field `")?.split('`').next()
 }
 
 /// `base` followed by the structured path serde_ignored reports (keys may hold dots).

@@ -6,6 +6,7 @@
 //! gap references. Every problem is recorded with its location and lowering goes on, so one
 //! run lists them all. The result is `None` when any error was found.
 
+use crate::diag::suggest;
 use crate::diag::{Diagnostics, Location};
 use crate::load::raw::*;
 use crate::load::{Entry, Origin, Spec};
@@ -226,31 +227,6 @@ fn untagged_variant_name(union: &str, ty: &TypeRef, types: &BTreeMap<String, Typ
     }
 }
 
-/// "did you mean" for a misspelled name: the closest known name within a small distance.
-fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<String> {
-    let limit = (name.len() / 3).max(2);
-    known
-        .map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, k)| format!("did you mean `{k}`?"))
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = (previous + usize::from(ca != *cb)).min(row[j] + 1).min(current + 1);
-            previous = current;
-        }
-    }
-    row[b.len()]
-}
-
 /// The first of [`FALLBACK_NAMES`] that no listed variant took.
 fn fallback_name(scope: &Scope) -> String {
     FALLBACK_NAMES.iter().find(|n| !scope.contains(n)).copied().unwrap_or("UnknownVariant").to_owned()
@@ -268,12 +244,5 @@ mod tests {
         for bad in ["2024-01-01", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00", "2024-01-01T00:00:00.Z", "x"] {
             assert!(!is_rfc3339(bad), "{bad}");
         }
-    }
-
-    #[test]
-    fn suggestions_find_near_misses_only() {
-        let known = ["Collection", "Space", "Organization"];
-        assert_eq!(suggest("Colection", known.iter().copied()), Some("did you mean `Collection`?".into()));
-        assert_eq!(suggest("Widget", known.iter().copied()), None);
     }
 }
