@@ -11,8 +11,8 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, ParamIn, Presence,
-    ResponseBody, SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
+    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, ParamIn, ParamWire,
+    Presence, ResponseBody, SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -549,7 +549,7 @@ impl Document<'_> {
         if param.allow_empty {
             out.push(("allowEmptyValue", json!(true)));
         }
-        if param.style == crate::model::ParamStyle::Json {
+        if matches!(param.wire_form, ParamWire::QueryJson | ParamWire::HeaderJson) {
             // One JSON text: the schema and example go under the media type.
             let example = sample::of_param(self.api, param);
             out.push(("content", json!({"application/json": {"schema": schema, "example": example}})));
@@ -559,7 +559,7 @@ impl Document<'_> {
         if let (ParamIn::Path, Some((style, explode))) = (param.location, param.style.openapi()) {
             out.push(("style", json!(style)));
             out.push(("explode", json!(explode)));
-        } else if matches!(param.ty, TypeRef::List(_)) || self.api.object_param(param) {
+        } else if matches!(param.ty, TypeRef::List(_)) || matches!(param.wire_form, ParamWire::QueryObject(_)) {
             let (style, explode) = match param.location {
                 ParamIn::Header | ParamIn::Path => ("simple", false),
                 _ => param.style.openapi().unwrap_or(("form", true)),

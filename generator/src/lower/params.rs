@@ -109,6 +109,8 @@ impl Lowerer<'_> {
             gaps: raw.gaps.clone(),
             sensitive: raw.sensitive,
             style,
+            // Settled with the operation's shapes, once every type is known.
+            wire_form: ParamWire::default(),
             allow_empty: raw.allow_empty,
         })
     }

@@ -28,7 +28,7 @@ mod format;
 pub use crates::CrateNames;
 pub use format::{Format, is_absolute_url};
 pub use path::{PathSegment, PathTemplate, Piece, routes_conflict};
-pub use shape::{ClientShape, OperationNames, ServerShape, TagNames};
+pub use shape::{ClientShape, OperationNames, ParamWire, ServerShape, TagNames};
 pub use typeref::TypeRef;
 
 /// The whole API.
@@ -86,41 +86,6 @@ impl Api {
     /// Whether `ty` travels in a form as text: a scalar or an enumeration.
     pub fn form_scalar(&self, ty: &TypeRef) -> bool {
         form_scalar(&self.types, ty)
-    }
-
-    /// Whether `param` is an object query parameter (an object or a map: `filter[status]=x`
-    /// in brackets, or its fields as parameters; or a union: `created=5` or
-    /// `created[gt]=1`), sent and read whole like a form of nested values
-    /// (`apigen_runtime::form`).
-    pub fn object_param(&self, param: &Param) -> bool {
-        param.location == ParamIn::Query
-            && param.style != ParamStyle::Json
-            && match &param.ty {
-                TypeRef::Map(_) => true,
-                TypeRef::Named(n) => {
-                    matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Object(_) | TypeKind::Union(_)))
-                }
-                _ => false,
-            }
-    }
-
-    /// Whether `param`'s type is a union (of scalars, in a path; of anything, in a query).
-    pub fn union_param(&self, param: &Param) -> bool {
-        matches!(&param.ty, TypeRef::Named(n) if matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Union(_))))
-    }
-
-    /// Whether building the request of `op` can fail: serializing (and validating) its body
-    /// or an object query parameter.
-    pub fn call_can_fail(&self, op: &Operation) -> bool {
-        op.body.is_some() || op.params.iter().any(|p| self.decoded_param(p))
-    }
-
-    /// Whether `param` is sent and read whole, not as text of a scalar or list: an object
-    /// query parameter, or one written as JSON (its samples are decoded from JSON too).
-    pub fn decoded_param(&self, param: &Param) -> bool {
-        param.style == ParamStyle::Json
-            || self.object_param(param)
-            || (param.location == ParamIn::Path && self.union_param(param))
     }
 
     /// Whether a form body of type `ty` is flat, read field by field: an object whose every
@@ -852,7 +817,7 @@ pub struct Param {
     /// Path, query, header or cookie.
     pub location: ParamIn,
     /// Type (a scalar, an enumeration, or a list of those for repeated query keys; in the
-    /// query also an object or a map, see [`Api::object_param`]).
+    /// query also an object, a map or a union, see [`ParamWire::QueryObject`]).
     pub ty: TypeRef,
     /// Must be given.
     pub required: bool,
@@ -868,8 +833,11 @@ pub struct Param {
     pub gaps: Vec<String>,
     /// Holds a secret.
     pub sensitive: bool,
-    /// How it travels, when a list.
+    /// How it travels, when a list, as the spec says it (`style`, `explode`, `media_type`).
     pub style: ParamStyle,
+    /// How it travels, decided from its place, style and type once types are known (settled
+    /// with the operation's shapes): what the emitters read.
+    pub wire_form: ParamWire,
     /// A query parameter whose empty value (`limit=`) is taken as left out (OpenAPI's
     /// `allowEmptyValue`); see [`Param::empty_is_absent`].
     pub allow_empty: bool,
@@ -880,16 +848,6 @@ impl Param {
     /// an empty value and is not text (whose empty value is `""`).
     pub fn empty_is_absent(&self) -> bool {
         self.allow_empty && !matches!(self.ty, TypeRef::String | TypeRef::Url | TypeRef::List(_))
-    }
-
-    /// The text before a path parameter's value in its segment: `.` for `label`, `;name=` for
-    /// `matrix`; `None` for the others.
-    pub fn path_prefix(&self) -> Option<String> {
-        match self.style {
-            ParamStyle::Label => Some(".".to_owned()),
-            ParamStyle::Matrix => Some(format!(";{}=", self.wire)),
-            _ => None,
-        }
     }
 }
 

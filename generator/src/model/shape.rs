@@ -127,6 +127,130 @@ impl ServerShape {
     }
 }
 
+/// How one parameter travels, decided once in lowering (`lower/shapes.rs`, once types are
+/// known), as progenitor's `OperationParameterKind` is: the client writes it and the server
+/// reads it by matching this, each arm naming what it calls, so a new way to travel fails to
+/// compile until both sides handle it. What a value's text is (an enumeration's name, a
+/// number parsed) stays with its type; this says where and in what form the text goes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum ParamWire {
+    /// One path segment holding a scalar (`/users/5`), after `prefix` when it has one
+    /// (`label`: `.5`; `matrix`: `;id=5`).
+    Path {
+        /// The text before the value in its segment (`.`, `;id=`).
+        prefix: Option<String>,
+    },
+    /// One path segment of comma-separated items (`/users/1,2`: `simple`).
+    PathList,
+    /// One path segment holding a union of scalars (`/users/5` or `/users/octocat`), decoded
+    /// as the variant its text reads as; after `prefix` as a scalar is.
+    PathUnion {
+        /// The text before the value in its segment (`.`, `;id=`).
+        prefix: Option<String>,
+    },
+    /// A query scalar (`limit=5`). The placeholder before shapes are settled.
+    #[default]
+    Query,
+    /// A query scalar whose empty value (`limit=`) is the parameter left out (OpenAPI's
+    /// `allowEmptyValue`, on a parameter that is not text).
+    QueryUnlessEmpty,
+    /// A query list as repeated keys (`ids=1&ids=2`: `form`, the default).
+    QueryRepeated,
+    /// A query list as one value of items delimited by this character (`ids=1,2`: `form`
+    /// not exploded; `spaceDelimited`; `pipeDelimited`).
+    QueryDelimited(char),
+    /// A query list in brackets (`expand[]=a&expand[]=b`: `deepObject` on a list).
+    QueryBrackets,
+    /// A query object, a map or a union, sent and read whole as a form of nested values
+    /// (`apigen_runtime::form`).
+    QueryObject(QueryObject),
+    /// A query parameter of any type written as one JSON text (`filter={"a":1}`).
+    QueryJson,
+    /// A header scalar.
+    Header,
+    /// A header list, one comma-separated value.
+    HeaderList,
+    /// A header of any type written as one JSON text.
+    HeaderJson,
+    /// A cookie scalar.
+    Cookie,
+}
+
+/// How a query object travels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QueryObject {
+    /// Under its name, nested values in brackets (`filter[status]=x`; a union's scalar as
+    /// `created=5`): `deepObject`, or a union exploded.
+    Deep,
+    /// Exploded: each field a query parameter of its own (`number=2&size=10`: `form`); these
+    /// are the fields' wire names.
+    Flat(Vec<String>),
+}
+
+impl ParamWire {
+    /// Whether the value is sent and read whole, not as the text of a scalar or a list: a
+    /// query object, JSON text, or a union in the path (its samples are decoded from JSON too,
+    /// and sending it can fail).
+    pub fn is_decoded(&self) -> bool {
+        match self {
+            ParamWire::QueryObject(_) | ParamWire::QueryJson | ParamWire::HeaderJson | ParamWire::PathUnion { .. } => {
+                true
+            }
+            ParamWire::Path { .. }
+            | ParamWire::PathList
+            | ParamWire::Query
+            | ParamWire::QueryUnlessEmpty
+            | ParamWire::QueryRepeated
+            | ParamWire::QueryDelimited(_)
+            | ParamWire::QueryBrackets
+            | ParamWire::Header
+            | ParamWire::HeaderList
+            | ParamWire::Cookie => false,
+        }
+    }
+
+    /// Whether the value is one scalar's text under its name (`limit=5`, a header, a cookie,
+    /// a path segment): neither a list nor decoded.
+    pub fn is_scalar_text(&self) -> bool {
+        match self {
+            ParamWire::Path { .. }
+            | ParamWire::Query
+            | ParamWire::QueryUnlessEmpty
+            | ParamWire::Header
+            | ParamWire::Cookie => true,
+            ParamWire::PathList
+            | ParamWire::PathUnion { .. }
+            | ParamWire::QueryRepeated
+            | ParamWire::QueryDelimited(_)
+            | ParamWire::QueryBrackets
+            | ParamWire::QueryObject(_)
+            | ParamWire::QueryJson
+            | ParamWire::HeaderList
+            | ParamWire::HeaderJson => false,
+        }
+    }
+
+    /// The text before a path parameter's value in its segment (`.` for `label`, `;name=`
+    /// for `matrix`); `None` for the others.
+    pub fn path_prefix(&self) -> Option<&str> {
+        match self {
+            ParamWire::Path { prefix } | ParamWire::PathUnion { prefix } => prefix.as_deref(),
+            ParamWire::PathList
+            | ParamWire::Query
+            | ParamWire::QueryUnlessEmpty
+            | ParamWire::QueryRepeated
+            | ParamWire::QueryDelimited(_)
+            | ParamWire::QueryBrackets
+            | ParamWire::QueryObject(_)
+            | ParamWire::QueryJson
+            | ParamWire::Header
+            | ParamWire::HeaderList
+            | ParamWire::HeaderJson
+            | ParamWire::Cookie => None,
+        }
+    }
+}
+
 /// How a request body is given to the client.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum BodyStyle {

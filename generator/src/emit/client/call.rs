@@ -4,9 +4,9 @@
 
 use super::ClientEmitter;
 use crate::emit::rust::{ident, param_text};
-use crate::model::shape::{AcceptHeader, BodyStyle};
+use crate::model::shape::{AcceptHeader, BodyStyle, QueryObject};
 use crate::model::{
-    Access, Api, Body, Encoding, ErrorStatus, Method, Operation, Param, ParamIn, Piece, Presence, SelectIn,
+    Access, Body, Encoding, ErrorStatus, Method, Operation, Param, ParamIn, ParamWire, Piece, Presence, SelectIn,
 };
 use crate::model::{TypeKind, TypeRef};
 use proc_macro2::TokenStream;
@@ -22,11 +22,9 @@ struct ListStart<'o> {
 }
 
 impl<'o> ListStart<'o> {
-    fn of(api: &Api, op: &'o Operation, location: ParamIn) -> Self {
-        let start: Vec<&Param> = op
-            .params_in(location)
-            .take_while(|p| p.required && !matches!(p.ty, TypeRef::List(_)) && !api.decoded_param(p))
-            .collect();
+    fn of(op: &'o Operation, location: ParamIn) -> Self {
+        let start: Vec<&Param> =
+            op.params_in(location).take_while(|p| p.required && p.wire_form.is_scalar_text()).collect();
         ListStart { pushed: op.params_in(location).count() > start.len(), start, cow_keys: location == ParamIn::Query }
     }
 
@@ -58,13 +56,9 @@ impl ClientEmitter<'_> {
     pub(super) fn call(&self, op: &Operation) -> TokenStream {
         let name = &op.name;
         let method = method_ident(op.method);
-        let query = ListStart::of(self.api, op, ParamIn::Query);
-        let cookies = ListStart::of(self.api, op, ParamIn::Cookie);
-        let sent = op
-            .params
-            .iter()
-            .filter(|p| p.location != ParamIn::Path && !query.holds(p) && !cookies.holds(p))
-            .map(|p| self.send_param(p));
+        let query = ListStart::of(op, ParamIn::Query);
+        let cookies = ListStart::of(op, ParamIn::Cookie);
+        let sent = op.params.iter().filter(|p| !query.holds(p) && !cookies.holds(p)).map(|p| self.send_param(p));
         let body = self.body_expr(op);
         let (decls, mut fields) = self.list_decls(op, &query, &cookies);
         let auth: Vec<TokenStream> = op.auth.alternatives().iter().map(|set| quote!(&[#(#set),*])).collect();
@@ -74,7 +68,7 @@ impl ClientEmitter<'_> {
         if let Some(errors) = self.error_types(op) {
             fields.push(quote!(errors: #errors));
         }
-        let path = path_expr(self.api, op);
+        let path = path_expr(op);
         if op.body.is_some() {
             fields.push(quote!(body));
         }
@@ -161,66 +155,42 @@ impl ClientEmitter<'_> {
         (quote! { #query_decl #headers_decl #cookies_decl }, fields)
     }
 
-    /// A query, header or cookie parameter pushed as text onto its list: a list as repeated
-    /// query keys or one delimited query value (its `style`), or one comma-separated header
-    /// value.
+    /// A query, header or cookie parameter pushed as text onto its list, as it travels: a list
+    /// as repeated query keys, one delimited query value or in brackets, or one comma-separated
+    /// header value; an object or JSON text whole. A path parameter goes in the path
+    /// ([`segment_arg`]): nothing here.
     fn send_param(&self, p: &Param) -> TokenStream {
         let wire = &p.wire;
         let field = ident(&p.rust);
-        if self.api.object_param(p) {
-            // Its pairs as a form writes them (`apigen_runtime::form`), validated first; a
-            // union travels under its name (`created=5`, `created[gt]=1`), as in brackets.
-            let deep = p.style == crate::model::ParamStyle::Brackets || self.api.union_param(p);
-            return when_given(p, |value| quote! { core.query_object(&mut query, #wire, #value, #deep)?; });
-        }
-        let (list, name) = match p.location {
-            ParamIn::Header => (quote!(headers), quote!(::std::string::String::from(#wire))),
-            ParamIn::Cookie => (quote!(cookies), quote!(#wire)),
-            _ => (quote!(query), quote!(#wire.into())),
-        };
-        if p.style == crate::model::ParamStyle::Json {
-            // One JSON text, validated first.
-            let place = p.location.as_str();
-            return when_given(p, |value| quote! { #list.push((#name, core.json_param(#place, #wire, #value)?)); });
-        }
-        match &p.ty {
-            TypeRef::List(inner) if p.location == ParamIn::Header => {
-                let joined = joined(quote!(self.#field), inner, ",");
-                quote! {
-                    if !self.#field.is_empty() {
-                        headers.push((#name, #joined));
-                    }
-                }
+        let query = (quote!(query), quote!(#wire.into()));
+        let headers = (quote!(headers), quote!(::std::string::String::from(#wire)));
+        match &p.wire_form {
+            ParamWire::Path { .. } | ParamWire::PathList | ParamWire::PathUnion { .. } => TokenStream::new(),
+            ParamWire::Query | ParamWire::QueryUnlessEmpty => send_scalar(p, query),
+            ParamWire::Header => send_scalar(p, headers),
+            ParamWire::Cookie => send_scalar(p, (quote!(cookies), quote!(#wire))),
+            ParamWire::QueryRepeated => {
+                let (list, name) = query;
+                let item = list_item(p);
+                quote! { for item in &self.#field { #list.push((#name, #item)); } }
             }
-            TypeRef::List(inner) => {
-                let item = param_text(quote!(item), inner);
-                match p.style.delimiter() {
-                    // One value of delimited items (`ids=1,2`); an empty list is left out.
-                    Some(delimiter) => {
-                        let joined = joined(quote!(self.#field), inner, &delimiter.to_string());
-                        quote! {
-                            if !self.#field.is_empty() {
-                                #list.push((#name, #joined));
-                            }
-                        }
-                    }
-                    None if p.style == crate::model::ParamStyle::Brackets => {
-                        let key = format!("{wire}[]");
-                        quote! { for item in &self.#field { #list.push((#key.into(), #item)); } }
-                    }
-                    None => quote! { for item in &self.#field { #list.push((#name, #item)); } },
-                }
+            // One value of delimited items (`ids=1,2`); an empty list is left out.
+            ParamWire::QueryDelimited(delimiter) => send_joined(p, query, &delimiter.to_string()),
+            ParamWire::QueryBrackets => {
+                let (list, _) = query;
+                let item = list_item(p);
+                let key = format!("{wire}[]");
+                quote! { for item in &self.#field { #list.push((#key.into(), #item)); } }
             }
-            ty if p.required => {
-                let value = param_text(quote!(self.#field), ty);
-                quote! { #list.push((#name, #value)); }
+            ParamWire::HeaderList => send_joined(p, headers, ","),
+            ParamWire::QueryObject(object) => {
+                // Its pairs as a form writes them (`apigen_runtime::form`), validated first; a
+                // union travels under its name (`created=5`, `created[gt]=1`), as in brackets.
+                let deep = matches!(object, QueryObject::Deep);
+                when_given(p, |value| quote! { core.query_object(&mut query, #wire, #value, #deep)?; })
             }
-            // One call per optional scalar: its text as a parameter's (`Display`; a date-time
-            // in RFC 3339), pushed when given.
-            TypeRef::DateTime => {
-                quote! { ::apigen_runtime::codegen::client::given_time(&mut #list, #wire, &self.#field); }
-            }
-            _ => quote! { ::apigen_runtime::codegen::client::given(&mut #list, #wire, &self.#field); },
+            ParamWire::QueryJson => send_json(p, query, "query"),
+            ParamWire::HeaderJson => send_json(p, headers, "header"),
         }
     }
 
@@ -363,6 +333,52 @@ impl ClientEmitter<'_> {
     }
 }
 
+/// A scalar pushed onto `list` under `name`: a required one always; an optional one, its text
+/// as a parameter's (`Display`; a date-time in RFC 3339), when given, by one call.
+fn send_scalar(p: &Param, (list, name): (TokenStream, TokenStream)) -> TokenStream {
+    let wire = &p.wire;
+    let field = ident(&p.rust);
+    match &p.ty {
+        ty if p.required => {
+            let value = param_text(quote!(self.#field), ty);
+            quote! { #list.push((#name, #value)); }
+        }
+        TypeRef::DateTime => {
+            quote! { ::apigen_runtime::codegen::client::given_time(&mut #list, #wire, &self.#field); }
+        }
+        _ => quote! { ::apigen_runtime::codegen::client::given(&mut #list, #wire, &self.#field); },
+    }
+}
+
+/// A list pushed onto `list` under `name` as one value of its items joined by `delimiter`;
+/// an empty list is left out.
+fn send_joined(p: &Param, (list, name): (TokenStream, TokenStream), delimiter: &str) -> TokenStream {
+    let field = ident(&p.rust);
+    let joined = joined(quote!(self.#field), list_inner(p), delimiter);
+    quote! {
+        if !self.#field.is_empty() {
+            #list.push((#name, #joined));
+        }
+    }
+}
+
+/// One JSON text pushed onto `list` under `name`, validated first.
+fn send_json(p: &Param, (list, name): (TokenStream, TokenStream), place: &str) -> TokenStream {
+    let wire = &p.wire;
+    when_given(p, |value| quote! { #list.push((#name, core.json_param(#place, #wire, #value)?)); })
+}
+
+/// The type of a list parameter's items.
+fn list_inner(p: &Param) -> &TypeRef {
+    let TypeRef::List(inner) = &p.ty else { unreachable!("a list parameter is a list") };
+    inner
+}
+
+/// The text of `item`, one item of a list parameter.
+fn list_item(p: &Param) -> TokenStream {
+    param_text(quote!(item), list_inner(p))
+}
+
 /// The items of the list `list` as text, joined by `delimiter` (text items joined as they are).
 fn joined(list: TokenStream, inner: &TypeRef, delimiter: &str) -> TokenStream {
     if matches!(inner, TypeRef::String | TypeRef::Url) {
@@ -431,7 +447,7 @@ fn when_given(p: &Param, send: impl Fn(TokenStream) -> TokenStream) -> TokenStre
 
 /// The path with its parameters: a `format!` of the template, literal text as written, each
 /// parameter's value percent-encoded as a segment, the trailing slash kept.
-fn path_expr(api: &Api, op: &Operation) -> TokenStream {
+fn path_expr(op: &Operation) -> TokenStream {
     let mut format = String::new();
     let mut args = Vec::new();
     for segment in &op.path.segments {
@@ -441,11 +457,11 @@ fn path_expr(api: &Api, op: &Operation) -> TokenStream {
                 Piece::Text(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
                 Piece::Param(wire) => {
                     let param = op.params.iter().find(|p| p.wire == wire);
-                    if let Some(prefix) = param.and_then(Param::path_prefix) {
+                    if let Some(prefix) = param.and_then(|p| p.wire_form.path_prefix()) {
                         format.push_str(&prefix.replace('{', "{{").replace('}', "}}"));
                     }
                     format.push_str("{}");
-                    args.push(segment_arg(api, op, &wire));
+                    args.push(segment_arg(op, &wire));
                 }
             }
         }
@@ -462,30 +478,41 @@ fn path_expr(api: &Api, op: &Operation) -> TokenStream {
 }
 
 /// A path parameter's value, percent-encoded by the runtime's `segment`.
-fn segment_arg(api: &Api, op: &Operation, wire: &str) -> TokenStream {
+fn segment_arg(op: &Operation, wire: &str) -> TokenStream {
     let param = op.params.iter().find(|p| p.wire == wire).expect("lowered");
     let field = ident(&param.rust);
-    if api.union_param(param) {
+    match &param.wire_form {
         // The text of the variant it holds (`call()` fails on anything but a scalar).
-        return quote! {
+        ParamWire::PathUnion { .. } => quote! {
             ::apigen_runtime::codegen::client::segment(&::apigen_runtime::codegen::client::scalar_text(#wire, &self.#field)?)
-        };
-    }
-    match &param.ty {
-        TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::codegen::client::segment(&self.#field) },
+        },
         // Comma-separated items (`/users/1,2`), each percent-encoded; a date-time's text is
         // RFC 3339, not its `Display`.
-        TypeRef::List(inner) if **inner == TypeRef::DateTime => quote! {
+        ParamWire::PathList if *list_inner(param) == TypeRef::DateTime => quote! {
             ::apigen_runtime::codegen::client::segments(
                 &self.#field.iter().map(|item| item.to_rfc3339()).collect::<::std::vec::Vec<_>>()
             )
         },
-        TypeRef::List(_) => quote! { ::apigen_runtime::codegen::client::segments(&self.#field) },
-        TypeRef::Named(_) => quote! { ::apigen_runtime::codegen::client::segment(self.#field.as_str()) },
-        other => {
-            let text = param_text(quote!(self.#field), other);
-            quote! { ::apigen_runtime::codegen::client::segment(&#text) }
-        }
+        ParamWire::PathList => quote! { ::apigen_runtime::codegen::client::segments(&self.#field) },
+        ParamWire::Path { .. } => match &param.ty {
+            TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::codegen::client::segment(&self.#field) },
+            TypeRef::Named(_) => quote! { ::apigen_runtime::codegen::client::segment(self.#field.as_str()) },
+            other => {
+                let text = param_text(quote!(self.#field), other);
+                quote! { ::apigen_runtime::codegen::client::segment(&#text) }
+            }
+        },
+        ParamWire::Query
+        | ParamWire::QueryUnlessEmpty
+        | ParamWire::QueryRepeated
+        | ParamWire::QueryDelimited(_)
+        | ParamWire::QueryBrackets
+        | ParamWire::QueryObject(_)
+        | ParamWire::QueryJson
+        | ParamWire::Header
+        | ParamWire::HeaderList
+        | ParamWire::HeaderJson
+        | ParamWire::Cookie => unreachable!("the parameters in a path travel in the path"),
     }
 }
 

@@ -94,7 +94,7 @@ impl ClientEmitter<'_> {
             .find(|op| {
                 op.method == Method::Get
                     && op.response.status == 200
-                    && !op.params.iter().any(|p| p.required && api.decoded_param(p))
+                    && !op.params.iter().any(|p| p.required && p.wire_form.is_decoded())
             })
             .map(|op| {
                 let tag = &api.tag_of(op).rust;

@@ -18,7 +18,7 @@ impl ClientEmitter<'_> {
         let ops = &self.api.operations;
         let decodes = |op: &Operation| {
             op.body.as_ref().is_some_and(|b| b.ty != TypeRef::Bytes)
-                || op.params.iter().any(|p| self.api.decoded_param(p))
+                || op.params.iter().any(|p| p.wire_form.is_decoded())
         };
         let sample_fn = ops.iter().any(decodes).then(|| {
             quote! {
@@ -81,7 +81,7 @@ impl ClientEmitter<'_> {
         let tag = ident(&self.api.tag_of(op).rust);
         let method = ident(&op.client.method);
         // An object or JSON parameter's sample is decoded from its JSON, as a body's is.
-        let objects = op.params.iter().filter(|p| self.api.decoded_param(p)).map(|p| {
+        let objects = op.params.iter().filter(|p| p.wire_form.is_decoded()).map(|p| {
             let local = ident(&format!("__{}", p.rust));
             let ty = self.paths.ty(self.api, &p.ty);
             let json = crate::model::sample::of_param(self.api, p).to_string();
@@ -94,7 +94,7 @@ impl ClientEmitter<'_> {
         });
         let objects: Vec<TokenStream> = objects.collect();
         let value_of = |param: &crate::model::Param| {
-            if self.api.decoded_param(param) {
+            if param.wire_form.is_decoded() {
                 let local = ident(&format!("__{}", param.rust));
                 quote!(#local)
             } else {

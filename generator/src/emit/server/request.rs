@@ -5,7 +5,8 @@
 use super::ServerEmitter;
 use crate::emit::rust::{constraint_checks, doc, ident, param_is_option};
 use crate::emit::text::describe_constraints;
-use crate::model::{Encoding, Field, Operation, Param, ParamIn, Presence, TypeDef, TypeKind, TypeRef};
+use crate::model::shape::QueryObject;
+use crate::model::{Encoding, Field, Operation, Param, ParamIn, ParamWire, Presence, TypeDef, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -82,7 +83,7 @@ impl ServerEmitter<'_> {
             let wire = &param.wire;
             let location = format!("{}.{wire}", param.location.as_str());
             let (read, is_option) = self.read_param(param);
-            if let Some(prefix) = param.path_prefix() {
+            if let Some(prefix) = param.wire_form.path_prefix() {
                 reads.push(quote! { __input.path_prefix(#wire, #prefix); });
             }
             reads.push(quote! { let #local = #read; });
@@ -330,100 +331,97 @@ impl ServerEmitter<'_> {
         }
     }
 
-    /// How a parameter is read, and whether the result is an `Option`.
+    /// How a parameter is read, and whether the result is an `Option`: the runtime's reader
+    /// for how it travels, named here and only here.
     fn read_param(&self, param: &Param) -> (TokenStream, bool) {
         let wire = &param.wire;
-        if param.style == crate::model::ParamStyle::Json {
-            let ty = self.paths.ty(self.api, &param.ty);
-            let required = param.required;
-            let reader = ident(&format!("{}_json", param.location.as_str()));
-            let read = quote! { __input.#reader::<#ty>(#wire, #required) };
-            // A list absent is the empty list, as for the other list parameters.
-            return if matches!(param.ty, TypeRef::List(_)) {
-                (quote! { #read.unwrap_or_default() }, false)
-            } else {
-                (read, true)
-            };
-        }
-        if self.api.object_param(param) {
-            // Decoded whole, like a form of nested values: in brackets (`filter[status]=x`),
-            // or exploded, from the query parameters its fields name.
-            let ty = self.paths.ty(self.api, &param.ty);
-            let required = param.required;
-            let fields = match (&param.ty, param.style) {
-                (TypeRef::Named(name), crate::model::ParamStyle::Default) => match &self.api.ty(name).kind {
-                    TypeKind::Object(object) => {
-                        let wires = object.fields.iter().map(|f| &f.wire);
-                        quote! { ::core::option::Option::Some(&[#(#wires),*]) }
-                    }
-                    _ => quote! { ::core::option::Option::None },
-                },
-                _ => quote! { ::core::option::Option::None },
-            };
-            return (quote! { __input.query_object::<#ty>(#wire, #fields, #required) }, true);
-        }
-        if param.location == ParamIn::Path && self.api.union_param(param) {
-            let ty = self.paths.ty(self.api, &param.ty);
-            return (quote! { __input.path_decoded::<#ty>(#wire) }, true);
-        }
-        // A path list (`/users/1,2`) is read below as the lists of other places are
-        // (`path_list`), its items converted the same way.
-        if param.location == ParamIn::Path && !matches!(param.ty, TypeRef::List(_)) {
-            return match &param.ty {
-                TypeRef::String | TypeRef::Url => (quote! { __input.path(#wire) }, false),
-                TypeRef::Named(_) => {
-                    let ty = self.paths.ty(self.api, &param.ty);
-                    (quote! { <#ty as ::core::convert::From<&str>>::from(__input.path(#wire).as_str()) }, false)
-                }
-                // Integers, numbers, booleans, date-times: parsed, a bad value is a violation.
-                other => {
-                    let ty = self.paths.ty(self.api, other);
-                    (quote! { __input.path_as::<#ty>(#wire) }, true)
-                }
-            };
-        }
-        let (inner, is_list) = match &param.ty {
-            TypeRef::List(inner) => (inner.as_ref(), true),
-            other => (other, false),
-        };
-        let (read_ty, convert) = match inner {
-            TypeRef::Named(_) => {
-                let ty = self.paths.ty(self.api, inner);
-                (
-                    quote!(::std::string::String),
-                    Some(
-                        quote! { |__text: ::std::string::String| <#ty as ::core::convert::From<&str>>::from(__text.as_str()) },
-                    ),
-                )
+        let required = param.required;
+        let whole = || self.paths.ty(self.api, &param.ty);
+        match &param.wire_form {
+            ParamWire::Path { .. } => self.read_path_scalar(param),
+            ParamWire::PathList => self.read_list(param, |t| quote! { __input.path_list::<#t>(#wire) }),
+            ParamWire::PathUnion { .. } => {
+                let ty = whole();
+                (quote! { __input.path_decoded::<#ty>(#wire) }, true)
             }
-            TypeRef::Url => (quote!(::std::string::String), None),
-            other => (self.paths.ty(self.api, other), None),
-        };
-        let place = param.location.as_str();
-        let reader = match (is_list, param.required) {
-            (true, _) => ident(&format!("{place}_list")),
-            (false, true) => ident(&format!("{place}_required")),
-            (false, false) => ident(place),
-        };
-        let read = match param.style.delimiter() {
-            // One value of delimited items (`ids=1,2`, `ids=1|2`).
-            Some(delimiter) if is_list => quote! { __input.query_delimited::<#read_ty>(#wire, #delimiter) },
-            None if is_list && param.style == crate::model::ParamStyle::Brackets => {
-                quote! { __input.query_brackets::<#read_ty>(#wire) }
-            }
+            ParamWire::Query if required => self.read_scalar(param, |t| quote! { __input.query_required::<#t>(#wire) }),
+            ParamWire::Query => self.read_scalar(param, |t| quote! { __input.query::<#t>(#wire) }),
             // An empty value allowed (`limit=`) is the parameter left out.
-            _ if param.empty_is_absent() => {
-                let required = param.required;
-                quote! { __input.query_unless_empty::<#read_ty>(#wire, #required) }
+            ParamWire::QueryUnlessEmpty => {
+                self.read_scalar(param, |t| quote! { __input.query_unless_empty::<#t>(#wire, #required) })
             }
-            _ => quote! { __input.#reader::<#read_ty>(#wire) },
-        };
-        let read = match (convert, is_list) {
-            (Some(convert), true) => quote! { #read.into_iter().map(#convert).collect::<::std::vec::Vec<_>>() },
-            (Some(convert), false) => quote! { #read.map(#convert) },
-            (None, _) => read,
-        };
-        (read, !is_list)
+            ParamWire::QueryRepeated => self.read_list(param, |t| quote! { __input.query_list::<#t>(#wire) }),
+            // One value of delimited items (`ids=1,2`, `ids=1|2`).
+            ParamWire::QueryDelimited(delimiter) => {
+                self.read_list(param, |t| quote! { __input.query_delimited::<#t>(#wire, #delimiter) })
+            }
+            ParamWire::QueryBrackets => self.read_list(param, |t| quote! { __input.query_brackets::<#t>(#wire) }),
+            ParamWire::QueryObject(object) => {
+                // Decoded whole, like a form of nested values: in brackets (`filter[status]=x`),
+                // or exploded, from the query parameters its fields name.
+                let ty = whole();
+                let fields = match object {
+                    QueryObject::Flat(wires) => quote! { ::core::option::Option::Some(&[#(#wires),*]) },
+                    QueryObject::Deep => quote! { ::core::option::Option::None },
+                };
+                (quote! { __input.query_object::<#ty>(#wire, #fields, #required) }, true)
+            }
+            ParamWire::QueryJson => {
+                let ty = whole();
+                json_read(param, quote! { __input.query_json::<#ty>(#wire, #required) })
+            }
+            ParamWire::HeaderJson => {
+                let ty = whole();
+                json_read(param, quote! { __input.header_json::<#ty>(#wire, #required) })
+            }
+            ParamWire::Header if required => {
+                self.read_scalar(param, |t| quote! { __input.header_required::<#t>(#wire) })
+            }
+            ParamWire::Header => self.read_scalar(param, |t| quote! { __input.header::<#t>(#wire) }),
+            ParamWire::HeaderList => self.read_list(param, |t| quote! { __input.header_list::<#t>(#wire) }),
+            ParamWire::Cookie if required => {
+                self.read_scalar(param, |t| quote! { __input.cookie_required::<#t>(#wire) })
+            }
+            ParamWire::Cookie => self.read_scalar(param, |t| quote! { __input.cookie::<#t>(#wire) }),
+        }
+    }
+
+    /// A path segment holding a scalar: text as it is, an enumeration from its text, anything
+    /// else parsed (a bad value is a violation, so an `Option`).
+    fn read_path_scalar(&self, param: &Param) -> (TokenStream, bool) {
+        let wire = &param.wire;
+        let ty = self.paths.ty(self.api, &param.ty);
+        match &param.ty {
+            TypeRef::String | TypeRef::Url => (quote! { __input.path(#wire) }, false),
+            TypeRef::Named(_) => {
+                (quote! { <#ty as ::core::convert::From<&str>>::from(__input.path(#wire).as_str()) }, false)
+            }
+            // Integers, numbers, booleans, date-times.
+            _ => (quote! { __input.path_as::<#ty>(#wire) }, true),
+        }
+    }
+
+    /// A scalar read as text by `read` (given the type its text is read as), an enumeration
+    /// converted from it: an `Option`.
+    fn read_scalar(&self, param: &Param, read: impl FnOnce(TokenStream) -> TokenStream) -> (TokenStream, bool) {
+        let (read_ty, convert) = self.text_type(&param.ty);
+        let read = read(read_ty);
+        match convert {
+            Some(convert) => (quote! { #read.map(#convert) }, true),
+            None => (read, true),
+        }
+    }
+
+    /// A list read by `read` (given the type each item's text is read as), enumerations
+    /// converted item by item: a `Vec`, empty when absent.
+    fn read_list(&self, param: &Param, read: impl FnOnce(TokenStream) -> TokenStream) -> (TokenStream, bool) {
+        let TypeRef::List(inner) = &param.ty else { unreachable!("a list parameter is a list") };
+        let (read_ty, convert) = self.text_type(inner);
+        let read = read(read_ty);
+        match convert {
+            Some(convert) => (quote! { #read.into_iter().map(#convert).collect::<::std::vec::Vec<_>>() }, false),
+            None => (read, false),
+        }
     }
 
     /// The checks of a parameter's constraints, on `__value` with validator `__v`; a closed
@@ -456,6 +454,12 @@ impl ServerEmitter<'_> {
         });
         crate::emit::rust::serialize_impl(&name, quote! { #(#writes)* #body })
     }
+}
+
+/// A parameter read as JSON text by `read`; a list absent is the empty list, as for the other
+/// list parameters.
+fn json_read(param: &Param, read: TokenStream) -> (TokenStream, bool) {
+    if matches!(param.ty, TypeRef::List(_)) { (quote! { #read.unwrap_or_default() }, false) } else { (read, true) }
 }
 
 fn param_doc(param: &Param) -> String {
