@@ -25,6 +25,7 @@ mod operations;
 mod params;
 mod routes;
 mod shapes;
+mod styles;
 mod types;
 mod values;
 
