@@ -44,22 +44,7 @@ impl Lowerer<'_> {
         self.use_gaps(&raw.gaps, &element, origin);
         self.use_gaps(&raw.response.gaps, &element, &origin.key("response"));
 
-        let method = match raw.method.as_str() {
-            "GET" => Some(Method::Get),
-            "POST" => Some(Method::Post),
-            "PUT" => Some(Method::Put),
-            "PATCH" => Some(Method::Patch),
-            "DELETE" => Some(Method::Delete),
-            "HEAD" => Some(Method::Head),
-            "OPTIONS" => Some(Method::Options),
-            other => {
-                let at = self.at(&origin.key("method"));
-                self.diags
-                    .error(at, format!("`{other}` is not a method apigen supports"))
-                    .hint("use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS, in capitals");
-                None
-            }
-        };
+        let method = self.lower_method(&raw.method, origin);
         let path = match PathTemplate::parse(&raw.path) {
             Ok(path) => Some(path),
             Err(message) => {
@@ -68,52 +53,15 @@ impl Lowerer<'_> {
                 None
             }
         };
-        let file_tag = self.spec.files[origin.file].tag.clone();
-        let tag = match raw.tag.clone().or(file_tag) {
-            Some(tag) if tags.contains(tag.as_str()) => Some(tag),
-            Some(tag) if self.spec.was_dropped("tags", &tag) => None,
-            Some(tag) => {
-                let at = self.at(&origin.key("tag"));
-                let known: Vec<&str> = tags.iter().copied().collect();
-                self.diags.error(at, format!("{element} names the tag `{tag}`, which is not declared")).hint(
-                    suggest(&tag, known.iter().copied())
-                        .unwrap_or_else(|| "declare it under `tags:` in api.yaml".into()),
-                );
-                None
-            }
-            None => {
-                let at = self.at(origin);
-                self.diags
-                    .error(at, format!("{element} has no tag"))
-                    .hint("set `tag:` on the operation or at the top of its file");
-                None
-            }
-        };
+        let tag = self.lower_operation_tag(raw, tags, &element, origin);
         let head = method == Some(Method::Head);
         let response = self.lower_response(name, &rust_type, &raw.response, head, &origin.key("response"));
         let names = OperationNames::of(&rust_type);
         if let Some(response) = &response {
-            // The types crate holds an operation's answer enumeration and headers struct.
-            let at = self.at(&origin.key("response"));
-            let generated = [
-                (response.is_varied(), &names.answer, "answer enumeration"),
-                (!response.headers.is_empty(), &names.headers, "response headers"),
-            ];
-            for (_, rust, what) in generated.iter().filter(|(needed, _, _)| *needed) {
-                self.type_scope.claim(rust, &format!("the {what} of operation `{name}`"), &at, self.diags);
-            }
+            self.claim_answer_names(name, response, &names, origin);
         }
-        // A page follows the API's list convention unless the operation declares its own.
         let paged = matches!(response.as_ref().map(|r| &r.body), Some(ResponseBody::Page { .. }));
-        let own = raw.response.pagination.as_deref();
-        if let (Some(_), false) = (own, paged) {
-            let at = self.at(&origin.key("response").key("pagination"));
-            self.diags.error(at, "`pagination` belongs to a paginated response (`items`)");
-        }
-        let pagination = match own {
-            Some(own) => self.lower_pagination_convention(own, &origin.key("response").key("pagination")),
-            None => pagination.clone(),
-        };
+        let pagination = self.operation_pagination(raw, paged, pagination, origin);
         let params =
             self.lower_operation_params(name, &rust_type, raw, path.as_ref(), response.as_ref(), &pagination, origin);
         let body =
@@ -161,6 +109,90 @@ impl Lowerer<'_> {
             gaps,
             origin: self.at(origin),
         })
+    }
+
+    /// The operation's method, one apigen supports.
+    fn lower_method(&mut self, method: &str, origin: &Origin) -> Option<Method> {
+        match method {
+            "GET" => Some(Method::Get),
+            "POST" => Some(Method::Post),
+            "PUT" => Some(Method::Put),
+            "PATCH" => Some(Method::Patch),
+            "DELETE" => Some(Method::Delete),
+            "HEAD" => Some(Method::Head),
+            "OPTIONS" => Some(Method::Options),
+            other => {
+                let at = self.at(&origin.key("method"));
+                self.diags
+                    .error(at, format!("`{other}` is not a method apigen supports"))
+                    .hint("use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS, in capitals");
+                None
+            }
+        }
+    }
+
+    /// The operation's tag: its own `tag`, else its file's; one of `tags`.
+    fn lower_operation_tag(
+        &mut self,
+        raw: &RawOperation,
+        tags: &BTreeSet<&str>,
+        element: &str,
+        origin: &Origin,
+    ) -> Option<String> {
+        let file_tag = self.spec.files[origin.file].tag.clone();
+        match raw.tag.clone().or(file_tag) {
+            Some(tag) if tags.contains(tag.as_str()) => Some(tag),
+            Some(tag) if self.spec.was_dropped("tags", &tag) => None,
+            Some(tag) => {
+                let at = self.at(&origin.key("tag"));
+                let known: Vec<&str> = tags.iter().copied().collect();
+                self.diags.error(at, format!("{element} names the tag `{tag}`, which is not declared")).hint(
+                    suggest(&tag, known.iter().copied())
+                        .unwrap_or_else(|| "declare it under `tags:` in api.yaml".into()),
+                );
+                None
+            }
+            None => {
+                let at = self.at(origin);
+                self.diags
+                    .error(at, format!("{element} has no tag"))
+                    .hint("set `tag:` on the operation or at the top of its file");
+                None
+            }
+        }
+    }
+
+    /// Claims the names the types crate holds for an operation's answer: its answer
+    /// enumeration and its response headers struct, when it has them.
+    fn claim_answer_names(&mut self, name: &str, response: &Response, names: &OperationNames, origin: &Origin) {
+        let at = self.at(&origin.key("response"));
+        let generated = [
+            (response.is_varied(), &names.answer, "answer enumeration"),
+            (!response.headers.is_empty(), &names.headers, "response headers"),
+        ];
+        for (_, rust, what) in generated.iter().filter(|(needed, _, _)| *needed) {
+            self.type_scope.claim(rust, &format!("the {what} of operation `{name}`"), &at, self.diags);
+        }
+    }
+
+    /// The list convention a page follows: the API's, unless the operation declares its own
+    /// (only a paginated response may).
+    fn operation_pagination(
+        &mut self,
+        raw: &RawOperation,
+        paged: bool,
+        pagination: &Pagination,
+        origin: &Origin,
+    ) -> Pagination {
+        let own = raw.response.pagination.as_deref();
+        if let (Some(_), false) = (own, paged) {
+            let at = self.at(&origin.key("response").key("pagination"));
+            self.diags.error(at, "`pagination` belongs to a paginated response (`items`)");
+        }
+        match own {
+            Some(own) => self.lower_pagination_convention(own, &origin.key("response").key("pagination")),
+            None => pagination.clone(),
+        }
     }
 
     /// `select`: header selectors name HTTP tokens the generated code does not set itself, and
@@ -223,6 +255,9 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The operation's parameters: those it declares (shared or inline) and those its
+    /// pagination adds, each name once per location, path parameters in path order (each in
+    /// the path), then query, header and cookie parameters in declared order.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn lower_operation_params(
         &mut self,
@@ -234,36 +269,50 @@ impl Lowerer<'_> {
         pagination: &Pagination,
         origin: &Origin,
     ) -> Option<Vec<Param>> {
+        let paged = matches!(response.map(|r| &r.body), Some(ResponseBody::Page { .. }));
+        let (mut declared, mut ok) = self.declared_params(op, op_type, raw, paged, pagination, origin);
+        if paged {
+            for name in &pagination.params {
+                if let Some(param) = self.shared_params.get(name) {
+                    declared.push((param.clone(), origin.key("response")));
+                }
+            }
+        }
+        ok &= self.check_declared_once(op, &declared);
+        let path = path?;
+        ok &= self.check_path_params(op, path, &declared, origin);
+        // Path parameters in path order, then query parameters in declared order.
+        let mut params: Vec<Param> = Vec::new();
+        for name in path.params() {
+            if let Some((param, _)) = declared.iter().find(|(p, _)| p.location == ParamIn::Path && p.wire == name)
+                && !params.iter().any(|p| p.wire == param.wire)
+            {
+                params.push(param.clone());
+            }
+        }
+        for location in [ParamIn::Query, ParamIn::Header, ParamIn::Cookie] {
+            params.extend(declared.iter().filter(|(p, _)| p.location == location).map(|(p, _)| p.clone()));
+        }
+        ok.then_some(params)
+    }
+
+    /// The parameters the operation lists, each with its origin, and whether every one was
+    /// found and lowered.
+    fn declared_params(
+        &mut self,
+        op: &str,
+        op_type: &str,
+        raw: &RawOperation,
+        paged: bool,
+        pagination: &Pagination,
+        origin: &Origin,
+    ) -> (Vec<(Param, Origin)>, bool) {
         let mut declared: Vec<(Param, Origin)> = Vec::new();
         let mut ok = true;
         for (i, entry) in raw.params.iter().enumerate() {
             let param_origin = origin.key("params").index(i);
-            match entry {
-                RawParam::Shared(name) => {
-                    if pagination.params.contains(name)
-                        && matches!(response.map(|r| &r.body), Some(ResponseBody::Page { .. }))
-                    {
-                        let at = self.at(&param_origin);
-                        self.diags
-                            .error(at, format!("`{name}` is added to every paginated operation by `pagination.params`"))
-                            .hint("remove it from this list");
-                        ok = false;
-                        continue;
-                    }
-                    match self.shared_params.get(name) {
-                        Some(param) => declared.push((param.clone(), param_origin)),
-                        None if self.spec.was_dropped("parameters", name) => ok = false,
-                        None => {
-                            let at = self.at(&param_origin);
-                            let known = self.shared_params.keys().map(String::as_str);
-                            let hint = suggest(name, known).unwrap_or_else(|| {
-                                "declare it under `parameters:` in api.yaml, or define it inline".into()
-                            });
-                            self.diags.error(at, format!("`{name}` is not a shared parameter")).hint(hint);
-                            ok = false;
-                        }
-                    }
-                }
+            let param = match entry {
+                RawParam::Shared(name) => self.shared_param_of(name, paged, pagination, &param_origin),
                 RawParam::Inline(field) => {
                     let Some(wire) = field.name.clone() else {
                         let at = self.at(&param_origin);
@@ -272,23 +321,52 @@ impl Lowerer<'_> {
                         continue;
                     };
                     let derived = format!("{op_type}{}", sanitize(&wire, Case::Pascal));
-                    match self.lower_param(&wire, Some(op), field, &derived, &param_origin) {
-                        Some(param) => declared.push((param, param_origin)),
-                        None => ok = false,
-                    }
+                    self.lower_param(&wire, Some(op), field, &derived, &param_origin)
                 }
+            };
+            match param {
+                Some(param) => declared.push((param, param_origin)),
+                None => ok = false,
             }
         }
-        if matches!(response.map(|r| &r.body), Some(ResponseBody::Page { .. })) {
-            for name in &pagination.params {
-                if let Some(param) = self.shared_params.get(name) {
-                    declared.push((param.clone(), origin.key("response")));
-                }
+        (declared, ok)
+    }
+
+    /// The shared parameter `name`, listed by an operation (not one its pagination adds).
+    fn shared_param_of(
+        &mut self,
+        name: &str,
+        paged: bool,
+        pagination: &Pagination,
+        param_origin: &Origin,
+    ) -> Option<Param> {
+        if pagination.params.iter().any(|p| p == name) && paged {
+            let at = self.at(param_origin);
+            self.diags
+                .error(at, format!("`{name}` is added to every paginated operation by `pagination.params`"))
+                .hint("remove it from this list");
+            return None;
+        }
+        match self.shared_params.get(name) {
+            Some(param) => Some(param.clone()),
+            None if self.spec.was_dropped("parameters", name) => None,
+            None => {
+                let at = self.at(param_origin);
+                let known = self.shared_params.keys().map(String::as_str);
+                let hint = suggest(name, known)
+                    .unwrap_or_else(|| "declare it under `parameters:` in api.yaml, or define it inline".into());
+                self.diags.error(at, format!("`{name}` is not a shared parameter")).hint(hint);
+                None
             }
         }
-        // Each name once per location (headers without case). A query parameter may share a
-        // path parameter's name (OpenAPI tells parameters by name and place: SendGrid's PATCH
-        // `/contactdb/lists/{list_id}?list_id=`), with a Rust name of its own (`rust_name`).
+    }
+
+    /// Each name once per location (headers without case), and each Rust name once. A query
+    /// parameter may share a path parameter's name (OpenAPI tells parameters by name and
+    /// place: SendGrid's PATCH `/contactdb/lists/{list_id}?list_id=`), with a Rust name of
+    /// its own (`rust_name`).
+    fn check_declared_once(&mut self, op: &str, declared: &[(Param, Origin)]) -> bool {
+        let mut ok = true;
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let mut scope = Scope::reserving(&["body"], "the request body");
         for (i, (param, param_origin)) in declared.iter().enumerate() {
@@ -306,49 +384,47 @@ impl Lowerer<'_> {
             seen.insert(key, i);
             ok &= scope.claim(&param.rust, &format!("parameter `{}`", param.wire), &at, self.diags);
         }
-        if let Some(path) = path {
-            let mut in_path: BTreeSet<&str> = BTreeSet::new();
-            for name in path.params() {
-                if !in_path.insert(name) {
-                    let at = self.at(&origin.key("path"));
-                    self.diags.error(at, format!("the path `{}` holds `{{{name}}}` twice", path.raw));
-                    ok = false;
-                }
+        ok
+    }
+
+    /// Each name in the path once, declared as a path parameter; each path parameter in the
+    /// path.
+    fn check_path_params(
+        &mut self,
+        op: &str,
+        path: &PathTemplate,
+        declared: &[(Param, Origin)],
+        origin: &Origin,
+    ) -> bool {
+        let mut ok = true;
+        let mut in_path: BTreeSet<&str> = BTreeSet::new();
+        for name in path.params() {
+            if !in_path.insert(name) {
+                let at = self.at(&origin.key("path"));
+                self.diags.error(at, format!("the path `{}` holds `{{{name}}}` twice", path.raw));
+                ok = false;
             }
-            for name in &in_path {
-                let declared_here = declared.iter().any(|(p, _)| p.location == ParamIn::Path && p.wire == *name);
-                if !declared_here {
-                    let at = self.at(&origin.key("path"));
-                    self.diags.error(at, format!("path parameter `{name}` of `{op}` is not declared")).hint(format!(
-                        "add `{name}` (shared) or `{{ name: {name}, in: path, description: ... }}` to `params`"
-                    ));
-                    ok = false;
-                }
-            }
-            for (param, param_origin) in &declared {
-                if param.location == ParamIn::Path && !in_path.contains(param.wire.as_str()) {
-                    let at = self.at(param_origin);
-                    self.diags
-                        .error(at, format!("path parameter `{}` is missing from the path `{}`", param.wire, path.raw))
-                        .hint("add it to the path, or make it a query parameter");
-                    ok = false;
-                }
-            }
-            // Path parameters in path order, then query parameters in declared order.
-            let mut params: Vec<Param> = Vec::new();
-            for name in path.params() {
-                if let Some((param, _)) = declared.iter().find(|(p, _)| p.location == ParamIn::Path && p.wire == name)
-                    && !params.iter().any(|p| p.wire == param.wire)
-                {
-                    params.push(param.clone());
-                }
-            }
-            for location in [ParamIn::Query, ParamIn::Header, ParamIn::Cookie] {
-                params.extend(declared.iter().filter(|(p, _)| p.location == location).map(|(p, _)| p.clone()));
-            }
-            return ok.then_some(params);
         }
-        None
+        for name in &in_path {
+            let declared_here = declared.iter().any(|(p, _)| p.location == ParamIn::Path && p.wire == *name);
+            if !declared_here {
+                let at = self.at(&origin.key("path"));
+                self.diags.error(at, format!("path parameter `{name}` of `{op}` is not declared")).hint(format!(
+                    "add `{name}` (shared) or `{{ name: {name}, in: path, description: ... }}` to `params`"
+                ));
+                ok = false;
+            }
+        }
+        for (param, param_origin) in declared {
+            if param.location == ParamIn::Path && !in_path.contains(param.wire.as_str()) {
+                let at = self.at(param_origin);
+                self.diags
+                    .error(at, format!("path parameter `{}` is missing from the path `{}`", param.wire, path.raw))
+                    .hint("add it to the path, or make it a query parameter");
+                ok = false;
+            }
+        }
+        ok
     }
 
     /// The failure cases: 4xx or 5xx codes or `default`, each with the type of its body when
