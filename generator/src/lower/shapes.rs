@@ -89,7 +89,10 @@ fn settle_param_wires(api: &mut Api) {
 
 /// How `param` travels (see [`settle_param_wires`]).
 fn param_wire(types: &BTreeMap<String, TypeDef>, param: &Param) -> ParamWire {
-    let kind = param.ty.named().and_then(|n| types.get(n)).map(|d| &d.kind);
+    let kind = match &param.ty {
+        TypeRef::Named(name) => types.get(name).map(|d| &d.kind),
+        _ => None,
+    };
     let union = matches!(kind, Some(TypeKind::Union(_)));
     let list = matches!(param.ty, TypeRef::List(_));
     let json = param.style == ParamStyle::Json;
@@ -112,12 +115,10 @@ fn param_wire(types: &BTreeMap<String, TypeDef>, param: &Param) -> ParamWire {
         ParamIn::Query => match (&param.ty, kind) {
             // Exploded, an object's fields are parameters of their own; anything else whole
             // goes under its name.
-            (TypeRef::Named(_), Some(TypeKind::Object(object))) if param.style == ParamStyle::Default => {
-                ParamWire::QueryObject(crate::model::shape::QueryObject::Flat(
-                    object.fields.iter().map(|f| f.wire.clone()).collect(),
-                ))
-            }
-            (TypeRef::Map(_), _) | (TypeRef::Named(_), Some(TypeKind::Object(_) | TypeKind::Union(_))) => {
+            (_, Some(TypeKind::Object(object))) if param.style == ParamStyle::Default => ParamWire::QueryObject(
+                crate::model::shape::QueryObject::Flat(object.fields.iter().map(|f| f.wire.clone()).collect()),
+            ),
+            (TypeRef::Map(_), _) | (_, Some(TypeKind::Object(_) | TypeKind::Union(_))) => {
                 ParamWire::QueryObject(crate::model::shape::QueryObject::Deep)
             }
             _ if list => match param.style.delimiter() {

@@ -1,8 +1,8 @@
 //! How a parameter may travel, checked in one place: its style as the spec writes it
-//! (`style`, `explode`, `media_type`: [`Lowerer::lower_style`], while the parameter is
-//! lowered, with the keys' own locations), then against its type once every type is lowered
-//! ([`Lowerer::check_param_types`]: what a path, a query, a header or a cookie can carry, and
-//! how a query object travels). What passes here is what `lower/shapes.rs` settles into each
+//! (`style`, `explode`, `media_type`), while the parameter is lowered, at those keys'
+//! locations (`lower_style`); then that style against its type, once every type is lowered
+//! (`check_param_types`: what a path, a query, a header or a cookie can carry, and how a
+//! query object travels). What passes here is what `lower/shapes.rs` settles into each
 //! parameter's [`ParamWire`], which the emitters read.
 
 use super::*;
