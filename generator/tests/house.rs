@@ -30,8 +30,6 @@ const KNOWN_LONG_FUNCTIONS: &[(&str, &str)] = &[
     ("generator/src/import/operations.rs", "Importer::parameter_node"),
     ("generator/src/import/operations.rs", "Importer::request_body"),
     ("generator/src/import/schema.rs", "Importer::composition"),
-    ("generator/src/lower/operations.rs", "Lowerer::lower_operation"),
-    ("generator/src/lower/operations.rs", "Lowerer::lower_operation_params"),
 ];
 
 /// Directories whose sibling modules must not import each other in a loop.
