@@ -239,3 +239,26 @@ fn an_import_keeps_the_documents_extensions_and_the_export_writes_them_back() {
     );
     assert!(text.contains("api.extensions.tagGroups: extension `tagGroups` is not an OpenAPI extension"), "{text}");
 }
+
+#[test]
+fn outside_a_project_each_command_names_init_and_apigen_toml() {
+    // A new directory: no apigen.toml here or above (the temporary directory's parents are
+    // outside the repository), no spec/.
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["generate", "check", "lint"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_apigen"))
+            .arg(command)
+            .current_dir(dir.path())
+            .env("APIGEN_CACHE_DIR", dir.path().join("cache"))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{command}");
+        assert_eq!(
+            stderr(&output),
+            "error: spec: cannot read the spec directory: No such file or directory (os error 2)\n  hint: no spec \
+             here: `apigen init` starts a project (apigen.toml, spec/), `apigen init --from DOC` imports an OpenAPI \
+             document; or name the spec with --spec or `spec` in apigen.toml\n1 error(s), 0 warning(s)\n",
+            "{command}"
+        );
+    }
+}

@@ -153,7 +153,15 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
             return spec;
         }
         Err(error) => {
-            diags.error(Location::file(dir.display().to_string()), format!("cannot read the spec directory: {error}"));
+            let problem = diags
+                .error(Location::file(dir.display().to_string()), format!("cannot read the spec directory: {error}"));
+            if error.kind() == std::io::ErrorKind::NotFound {
+                // Most often: apigen run outside a project (no apigen.toml here or above).
+                problem.hint(
+                    "no spec here: `apigen init` starts a project (apigen.toml, spec/), `apigen init --from DOC` \
+                     imports an OpenAPI document; or name the spec with --spec or `spec` in apigen.toml",
+                );
+            }
             spec.complete = false;
             return spec;
         }
