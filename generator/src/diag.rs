@@ -234,8 +234,9 @@ impl fmt::Display for Diagnostic {
 }
 
 /// The diagnostics of one run, in the order found; [`Diagnostics::sorted`] orders them for
-/// display.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// display. Its `Debug` is its rendering, as the CLI prints it (so `?` from a build script's
+/// `main` shows located problems).
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct Diagnostics {
     items: Vec<Diagnostic>,
 }
@@ -389,6 +390,12 @@ impl Diagnostic {
 }
 
 impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())
+    }
+}
+
+impl fmt::Debug for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.render())
     }

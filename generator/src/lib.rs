@@ -417,8 +417,10 @@ impl From<config::Settings> for Generator {
     }
 }
 
-/// Why a command that writes or checks the output failed.
-#[derive(Debug, thiserror::Error)]
+/// Why a command that writes or checks the output failed. Its `Debug` is its `Display`, the
+/// text the CLI prints: `fn main() -> Result<(), Box<dyn Error>>` in a build script or an xtask
+/// shows the located diagnostics, not the structs holding them.
+#[derive(thiserror::Error)]
 pub enum Failure {
     /// The spec has errors (every one, located).
     #[error("{}", .0.render())]
@@ -430,6 +432,12 @@ pub enum Failure {
     /// the crate): what to write under `[runtime]`.
     #[error("error: {0}")]
     Runtime(String),
+}
+
+impl std::fmt::Debug for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 impl From<Diagnostics> for Failure {

@@ -262,3 +262,19 @@ fn outside_a_project_each_command_names_init_and_apigen_toml() {
         );
     }
 }
+
+#[test]
+fn a_failure_debugs_as_the_cli_prints_it() {
+    // `fn main() -> Result<(), Box<dyn Error>>` prints an error's Debug: a build script using
+    // `?` shows the located diagnostics, as `apigen generate` prints them.
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/broken/path-params");
+    let dir = tempfile::tempdir().unwrap();
+    let failure = apigen::Generator::new().spec(&spec).out(dir.path().join("out")).generate().unwrap_err();
+    let boxed: Box<dyn std::error::Error> = Box::new(failure);
+    let shown = format!("{boxed:?}");
+    assert_eq!(shown, boxed.to_string());
+    assert!(shown.contains("things.yaml:5:5: operations.undeclared.path: path parameter `partId`"), "{shown}");
+    assert!(shown.ends_with("5 error(s), 0 warning(s)\n"), "{shown}");
+    let diagnostics = apigen::load(&spec).unwrap_err();
+    assert_eq!(format!("{diagnostics:?}"), diagnostics.render());
+}
