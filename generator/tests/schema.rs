@@ -296,7 +296,12 @@ fn every_spec_with_an_unknown_key_or_a_wrong_type_fails_the_schema() {
         (
             "unknown-keys",
             "things.yaml",
-            vec!["/operations/getThing", "/types/Thing/fields/size", "/types/Thing/fields/title"],
+            vec![
+                "/operations/getThing",
+                "/operations/listThings",
+                "/types/Thing/fields/size",
+                "/types/Thing/fields/title",
+            ],
         ),
         ("wrong-value-type", "things.yaml", vec!["/types/Thing/fields/title/max_length"]),
         ("auth", "api.yaml", vec!["/api/auth/badKey", "/api/auth/badKey/in", "/api/auth/oauth/type"]),
