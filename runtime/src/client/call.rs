@@ -1,10 +1,11 @@
 //! One operation call as generated code builds it ([`Call`], its [`CallBody`], path
 //! [`segment`]s), and the request an attempt sends for it: the credentials presented the way
-//! the operation's scheme says (a header, a query parameter or a cookie), cookies, headers.
+//! the operation's scheme says (a header, a query parameter or a cookie), cookies, headers,
+//! and where a redirect leads. Building a request reads the client's core through an
+//! [`Endpoint`] it lends, so this module stays below `core`, which sends what it builds.
 
-use super::builder::{Credentials, Settings, Token};
-use super::core::Core;
 use super::error::{Error, ErrorTypes};
+use super::settings::{Credentials, Settings, Token};
 use crate::auth::{KeyIn, SchemeKind};
 use bytes::Bytes;
 use reqwest::header::HeaderValue;
@@ -23,7 +24,7 @@ pub struct Call {
     pub path: String,
     /// Query parameters, in order; repeated keys for lists. A key is the parameter's name,
     /// or one an object parameter's value gives (`filter[status]`, see
-    /// [`Core::query_object`]).
+    /// [`Core::query_object`](super::Core::query_object)).
     pub query: Vec<(std::borrow::Cow<'static, str>, String)>,
     /// The body.
     pub body: Option<CallBody>,
@@ -239,49 +240,60 @@ pub(super) fn cookie_value(value: &str) -> String {
     encoded
 }
 
-impl Core {
-    /// The credentials a call sends: those of every scheme of the first alternative its
+/// The client as a request reaches the API, lent by its core for building one hop: the base
+/// URL, the settings (auth schemes, default headers), the credentials ready to send, the HTTP
+/// client and the user agent.
+pub(super) struct Endpoint<'a> {
+    pub(super) base: &'a reqwest::Url,
+    pub(super) settings: &'a Settings,
+    pub(super) credentials: &'a [(&'static str, Presented)],
+    pub(super) http: &'a reqwest::Client,
+    pub(super) user_agent: &'a HeaderValue,
+}
+
+impl Call {
+    /// The credentials this call sends: those of every scheme of the first alternative its
     /// operation accepts whose schemes the client all holds (one scheme, usually; two keys
     /// the API asks for together); none for a public operation.
-    fn presented(&self, call: &Call) -> Result<Vec<&Presented>, Error> {
-        if call.auth.is_empty() {
+    fn presented<'a>(&self, endpoint: &Endpoint<'a>) -> Result<Vec<&'a Presented>, Error> {
+        if self.auth.is_empty() {
             return Ok(Vec::new());
         }
-        let held = |scheme: &&str| self.credentials.iter().find(|(name, _)| name == scheme).map(|(_, p)| p);
-        let all_held = call.auth.iter().find_map(|set| set.iter().map(held).collect::<Option<Vec<_>>>());
+        let held = |scheme: &&str| endpoint.credentials.iter().find(|(name, _)| name == scheme).map(|(_, p)| p);
+        let all_held = self.auth.iter().find_map(|set| set.iter().map(held).collect::<Option<Vec<_>>>());
         all_held.ok_or_else(|| {
-            let alternatives: Vec<String> = call
+            let alternatives: Vec<String> = self
                 .auth
                 .iter()
                 .map(|set| set.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" and "))
                 .collect();
             Error::Config(format!(
                 "`{}` needs the credentials of {}; give them to the client builder",
-                call.operation,
+                self.operation,
                 alternatives.join(" or ")
             ))
         })
     }
 
-    /// The URL of `call`: the base URL, the path and the query, without credentials.
-    fn url(&self, call: &Call) -> Result<reqwest::Url, Error> {
-        let mut url = match join_path(&self.base, &call.path) {
+    /// The URL of this call: the base URL, the path and the query, without credentials.
+    fn url(&self, base: &reqwest::Url) -> Result<reqwest::Url, Error> {
+        let mut url = match join_path(base, &self.path) {
             Ok(url) => url,
             Err(e) => {
-                return Err(Error::Config(format!("the path {:?} does not join the base URL: {e}", call.path)));
+                return Err(Error::Config(format!("the path {:?} does not join the base URL: {e}", self.path)));
             }
         };
-        if !call.query.is_empty() {
-            url.query_pairs_mut().extend_pairs(call.query.iter().map(|(key, value)| (key.as_ref(), value.as_str())));
+        if !self.query.is_empty() {
+            url.query_pairs_mut().extend_pairs(self.query.iter().map(|(key, value)| (key.as_ref(), value.as_str())));
         }
         Ok(url)
     }
 
-    /// The first request of an attempt at `call`: its own URL, method and body.
-    pub(super) fn first_hop(&self, call: &Call) -> Result<Hop, Error> {
-        let url = self.url(call)?;
-        let credentials = same_origin(&url, &self.base);
-        Ok(Hop { url, method: call.method.clone(), body: true, credentials })
+    /// The first request of an attempt at this call: its own URL, method and body.
+    pub(super) fn first_hop(&self, endpoint: &Endpoint<'_>) -> Result<Hop, Error> {
+        let url = self.url(endpoint.base)?;
+        let credentials = same_origin(&url, endpoint.base);
+        Ok(Hop { url, method: self.method.clone(), body: true, credentials })
     }
 
     /// Where a redirect answer (`status` with `headers`) to `hop` leads, when the client
@@ -292,7 +304,7 @@ impl Core {
     /// that carry the API's keys are taken out of the URL too.
     pub(super) fn redirect(
         &self,
-        call: &Call,
+        endpoint: &Endpoint<'_>,
         hop: &Hop,
         status: u16,
         headers: &reqwest::header::HeaderMap,
@@ -305,7 +317,7 @@ impl Core {
             301 | 302 | 307 | 308 => (hop.method.clone(), hop.body),
             _ => return None,
         };
-        if body && matches!(call.body, Some(CallBody::Stream { .. })) {
+        if body && matches!(self.body, Some(CallBody::Stream { .. })) {
             return None;
         }
         let location = headers.get(reqwest::header::LOCATION)?.to_str().ok()?;
@@ -313,23 +325,28 @@ impl Core {
         if !matches!(url.scheme(), "http" | "https") {
             return None;
         }
-        let credentials = same_origin(&url, &self.base);
+        let credentials = same_origin(&url, endpoint.base);
         if !credentials {
-            let keys: Vec<&str> = query_keys(self.settings.schemes).collect();
+            let keys: Vec<&str> = query_keys(endpoint.settings.schemes).collect();
             without_params(&mut url, &keys);
         }
         Some(Hop { url, method, body, credentials })
     }
 
-    /// The request of one hop of an attempt at `call`: the hop's URL (with the API key in the
+    /// The request of one hop of an attempt at this call: the hop's URL (with the API key in the
     /// query when the operation's scheme says so and the hop goes to the API's origin), the
     /// user agent, the timeout, `Accept`, the body, the credentials (a header, a query
     /// parameter or a cookie), the cookies and the headers; a call that cannot be sent fails
     /// with [`Error::Config`]. A hop away from the API's origin carries no credentials, no
     /// `Cookie` header and none of the headers `Authorization` and `Proxy-Authorization`,
     /// whoever set them.
-    pub(super) fn request(&self, call: &Call, hop: &Hop, timeout: Duration) -> Result<reqwest::RequestBuilder, Error> {
-        let presented = if hop.credentials { self.presented(call)? } else { Vec::new() };
+    pub(super) fn request(
+        &self,
+        endpoint: &Endpoint<'_>,
+        hop: &Hop,
+        timeout: Duration,
+    ) -> Result<reqwest::RequestBuilder, Error> {
+        let presented = if hop.credentials { self.presented(endpoint)? } else { Vec::new() };
         let mut url = hop.url.clone();
         for presented in &presented {
             if let Presented::Query(name, key) = presented
@@ -338,15 +355,15 @@ impl Core {
                 url.query_pairs_mut().append_pair(name, &key.0);
             }
         }
-        let mut request = self
+        let mut request = endpoint
             .http
             .request(hop.method.clone(), url)
-            .header(reqwest::header::USER_AGENT, self.user_agent.clone())
+            .header(reqwest::header::USER_AGENT, endpoint.user_agent.clone())
             .timeout(timeout);
-        if !call.headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("accept")) {
+        if !self.headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("accept")) {
             request = request.header(reqwest::header::ACCEPT, "application/json");
         }
-        match call.body.as_ref().filter(|_| hop.body) {
+        match self.body.as_ref().filter(|_| hop.body) {
             None => {}
             Some(CallBody::Json(bytes)) => {
                 request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(bytes.clone());
@@ -358,7 +375,7 @@ impl Core {
                 let Some(body) = stream.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() else {
                     return Err(Error::Config(format!(
                         "the streamed body of `{}` was sent already: a stream is sent once",
-                        call.operation
+                        self.operation
                     )));
                 };
                 request = request.header(reqwest::header::CONTENT_TYPE, content_type.as_str()).body(body);
@@ -376,8 +393,8 @@ impl Core {
                 _ => None,
             })
             .collect();
-        if hop.credentials && (!call.cookies.is_empty() || !keys_in_cookies.is_empty()) {
-            let pairs: Vec<String> = call
+        if hop.credentials && (!self.cookies.is_empty() || !keys_in_cookies.is_empty()) {
+            let pairs: Vec<String> = self
                 .cookies
                 .iter()
                 .map(|(name, value)| format!("{name}={}", cookie_value(value)))
@@ -388,13 +405,13 @@ impl Core {
                 Err(_) => return Err(Error::Config("a cookie value is not valid".into())),
             }
         }
-        for (name, value) in self.settings.default_headers.iter().chain(&call.headers) {
+        for (name, value) in endpoint.settings.default_headers.iter().chain(&self.headers) {
             let name = reqwest::header::HeaderName::from_bytes(name.as_bytes());
             let value = HeaderValue::from_str(value);
             let (Ok(name), Ok(value)) = (name, value) else {
                 return Err(Error::Config(format!(
                     "a header of `{}` is not valid: names are tokens, values visible ASCII",
-                    call.operation
+                    self.operation
                 )));
             };
             if !hop.credentials && CREDENTIAL_HEADERS.contains(&name) {

@@ -1,11 +1,10 @@
 //! What can go wrong with a call ([`Error`]), the error body of a failure status read into it
 //! (through the API's error shape, and as the error type the spec declares: [`ErrorTypes`],
-//! [`decode_error_as`]); the secrets the client holds are taken out of every error it reports
-//! (see `redact`).
+//! which decode with `transfer`'s `decode_error_as`); the secrets the client holds are taken
+//! out of every error it reports (see `redact`). The bottom of the client: it names no other
+//! part of it.
 
-use super::transfer::decode;
 use crate::error::ErrorShape;
-use crate::json::FromJson;
 use crate::validate::{Violation, Violations};
 use std::any::Any;
 use std::fmt;
@@ -126,14 +125,6 @@ impl Error {
 /// Decodes an error body of a given status into the error type the spec declares for it
 /// (generated per operation); `None` when it declares none or the body does not fit.
 pub type ErrorTypes = fn(u16, &[u8]) -> Option<Box<dyn Any + Send + Sync>>;
-
-/// An error body decoded as `T`, boxed for [`Error::body_as`] (generated [`ErrorTypes`] call
-/// it); `None` when it does not decode.
-#[doc(hidden)]
-pub fn decode_error_as<T: FromJson + Send + Sync + 'static>(body: &[u8]) -> Option<Box<dyn Any + Send + Sync>> {
-    let (value, _) = decode::<T>(body, &super::redact::Redactor::default()).ok()?;
-    Some(Box::new(value))
-}
 
 /// The error of a failure status: what the API's error shape finds in the body (the raw text
 /// as the message otherwise), and the body decoded as the error type declared for the status.

@@ -12,12 +12,17 @@
 //! TLS is rustls with the ring crypto provider (installed as the process default when none
 //! is): it builds in about a third of the time of reqwest's default aws-lc-rs (see README).
 //!
-//! By concern: the shared [`Core`] and its send paths (`core`), the [`Builder`] and its
-//! [`Settings`] (`builder`), the [`Error`] of a call (`error`), the [`RetryPolicy`] and the loop
-//! of attempts (`retry`), a [`Call`] and how a request carries it (`call`), the bodies that
-//! travel: [`Upload`], [`Download`], [`Response`] (`transfer`), the [`Items`] of paginated
-//! lists (`pager`), the request bodies [`Core`] encodes (`encode`), and the secrets taken out
-//! of every error (`redact`).
+//! By concern: the shared [`Core`], every method generated code calls on it, and the loop of
+//! attempts (`core`); the [`Builder`] (`builder`); the [`Settings`], [`Credentials`] and
+//! [`Token`]s it collects (`settings`); the [`Error`] of a call (`error`); the [`RetryPolicy`]
+//! (`retry`); a [`Call`] and how a request carries it (`call`); the bodies that travel:
+//! [`Upload`], [`Download`], [`Response`] (`transfer`); the [`Items`] of paginated lists
+//! (`pager`); the request bodies [`Core`] encodes (`encode`); the secrets taken out of every
+//! error (`redact`); and what a generated request is made of (`operation`).
+//!
+//! The modules form layers, none naming one above it: `error` and `retry` at the bottom,
+//! then `settings`, `call`, `redact`, `transfer`, `encode` and `pager`, then `core`, which
+//! sends what they build, then `builder` and `operation`, which build and use a core.
 
 mod builder;
 mod call;
@@ -28,16 +33,20 @@ mod operation;
 mod pager;
 mod redact;
 mod retry;
+mod settings;
 mod transfer;
 
 pub use self::core::Core;
-pub use builder::{Builder, Credentials, DEFAULT_TIMEOUT, Settings, Token, http_client_builder};
+pub use builder::{Builder, DEFAULT_TIMEOUT};
 pub use call::{Call, CallBody, Headers, Made, given, given_time, scalar_text, segment, segments};
-pub use error::{Error, ErrorTypes, decode_error_as};
+pub use error::{Error, ErrorTypes};
 pub use operation::{DecodeAnswer, Empty, Json, Kind, Operation, Raw, Text, Varied, WithResponse, variant};
 pub use pager::Items;
 pub use retry::RetryPolicy;
-pub use transfer::{Answer, DecodeSource, Download, Received, Response, Upload, decode_body, read_headers};
+pub use settings::{Credentials, Settings, Token, http_client_builder};
+pub use transfer::{
+    Answer, DecodeSource, Download, Received, Response, Upload, decode_body, decode_error_as, read_headers,
+};
 
 pub use futures_util::stream::Stream;
 pub use reqwest;

@@ -3,10 +3,10 @@
 //! is read. A generated client's `Request<'a, P>` is one generic builder over them, so an
 //! operation's generated code is only what is its own: its parameters, setters and docs.
 
+use super::call::Call;
 use super::core::Core;
 use super::error::Error;
-use super::transfer::{Answer, Download, Response, snippet};
-use super::{Call, decode_body};
+use super::transfer::{Answer, Download, Response, decode_body, text_of};
 use crate::json::FromJson;
 use std::future::Future;
 use std::marker::PhantomData;
@@ -107,7 +107,7 @@ impl Kind for Text {
 impl WithResponse for Text {
     async fn send_with_response(core: &Core, call: Call) -> Result<Response<String>, Error> {
         let answer = core.send_raw(call).await?;
-        let text = text_of(answer.body.into_bytes(), core)?;
+        let text = text_of(answer.body.into_bytes(), &core.redactor)?;
         Ok(Response { status: answer.status, headers: answer.headers, body: text, not_understood: Vec::new() })
     }
 }
@@ -139,14 +139,4 @@ impl<D: DecodeAnswer> WithResponse for Varied<D> {
 /// The body of `answer` decoded as `T` (an answer enumeration's variant).
 pub fn variant<T: FromJson>(answer: &Answer) -> Result<T, Error> {
     decode_body::<T>(&answer.body)
-}
-
-/// The text of an answer's bytes; an error quoting them (without the client's secrets) when
-/// they are not UTF-8.
-pub(super) fn text_of(bytes: Vec<u8>, core: &Core) -> Result<String, Error> {
-    String::from_utf8(bytes).map_err(|error| Error::Decode {
-        path: String::new(),
-        message: "the text is not UTF-8".into(),
-        snippet: snippet(&String::from_utf8_lossy(error.as_bytes()), &core.redactor),
-    })
 }

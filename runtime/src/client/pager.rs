@@ -1,85 +1,33 @@
 //! Paginated lists read as one stream of [`Items`]: the [`Pager`] follows the pages in the
 //! operation's [`PageStyle`] (a cursor, `has_more`, offsets, page numbers, the `Link` header),
 //! guards their number, refuses a repeated cursor or a link leading outside the API, and each
-//! page's items are decoded leniently.
+//! page's items are decoded leniently. The pager sends nothing: it says which call reads the
+//! next page and reads the answer the client's core got for it (`Core::stream` drives it).
 
 use super::call::Call;
-use super::core::Core;
 use super::error::Error;
 use super::redact::Redactor;
 use super::transfer::{Answer, decode_error, parse_body, snippet};
 use crate::json::FromJson;
 use crate::page::{PageStyle, Paging};
 use crate::validate::Violation;
-use futures_util::stream::{self, Stream};
+use futures_util::stream::Stream;
 
 /// The items of a paginated list, across pages: `Unpin`, so `while let Some(item) =
 /// items.next().await` works as is (with `futures_util::StreamExt`).
 pub type Items<T> = std::pin::Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'static>>;
 
-impl Core {
-    /// [`Core::stream`] of a call whose building can fail (an object query parameter that
-    /// does not validate): the stream's only item is then that error.
-    pub fn try_stream<I>(&self, call: Result<Call, Error>, paging: &'static Paging) -> Items<I>
-    where
-        I: FromJson + Send + 'static,
-    {
-        match call {
-            Ok(call) => self.stream(call, paging),
-            Err(error) => Box::pin(stream::once(async move { Err(error) })),
-        }
-    }
-
-    /// Every item of every page, following the operation's pagination (`paging`) with the
-    /// original query; fails after `max_pages` pages or when the service repeats a cursor.
-    pub fn stream<I>(&self, call: Call, paging: &'static Paging) -> Items<I>
-    where
-        I: FromJson + Send + 'static,
-    {
-        // Only decoding a page's items is generic; following the pages is `Pager`'s (compiled
-        // once, not once per paginated operation).
-        struct State<I> {
-            pager: Pager,
-            items: std::vec::IntoIter<I>,
-        }
-        let first = call.query.iter().find(|(key, _)| key == paging.cursor).map(|(_, value)| value.clone());
-        let pager = Pager {
-            core: self.clone(),
-            call,
-            paging,
-            next: Some(Next::First),
-            position: first,
-            failure: None,
-            seen: Vec::new(),
-            pages: 0,
-        };
-        let state = State::<I> { pager, items: Vec::new().into_iter() };
-        Box::pin(stream::unfold(state, move |mut state| async move {
-            loop {
-                if let Some(item) = state.items.next() {
-                    return Some((Ok(item), state));
-                }
-                let items = match state.pager.next_page().await? {
-                    Ok((items, page)) => {
-                        decode_items::<I>(items, &page, state.pager.paging.items, &state.pager.core.redactor)
-                    }
-                    Err(error) => Err(error),
-                };
-                match items {
-                    Ok(items) => state.items = items.into_iter(),
-                    Err(error) => return Some((Err(error), state)),
-                }
-            }
-        }))
-    }
-}
-
 /// Follows the pages of a stream, in any [`PageStyle`]: which page to ask for next, the page
 /// guard, a repeated cursor, a `Link` leading outside the API.
-struct Pager {
-    core: Core,
+pub(super) struct Pager {
     call: Call,
     paging: &'static Paging,
+    /// The API's base URL, which a `Link` must stay under.
+    base: reqwest::Url,
+    /// The client's page guard.
+    max_pages: usize,
+    /// Takes the client's secrets out of the errors of the stream.
+    redactor: Redactor,
     /// The next page to read; `None` when done.
     next: Option<Next>,
     /// The cursor parameter's value of the page just read (offsets and page numbers count
@@ -103,14 +51,37 @@ enum Next {
 }
 
 impl Pager {
-    /// The items of the next page (a JSON array) with the page's body as received, an error,
-    /// or `None` when every page was read.
-    async fn next_page(&mut self) -> Option<Result<(serde_json::Value, Vec<u8>), Error>> {
+    /// The pager of the pages `call` starts (its cursor parameter, if given, the first
+    /// position), `paging` as the operation pages.
+    pub(super) fn new(
+        call: Call,
+        paging: &'static Paging,
+        base: reqwest::Url,
+        max_pages: usize,
+        redactor: Redactor,
+    ) -> Self {
+        let first = call.query.iter().find(|(key, _)| key == paging.cursor).map(|(_, value)| value.clone());
+        Pager {
+            call,
+            paging,
+            base,
+            max_pages,
+            redactor,
+            next: Some(Next::First),
+            position: first,
+            failure: None,
+            seen: Vec::new(),
+            pages: 0,
+        }
+    }
+
+    /// The call reading the next page, an error, or `None` when every page was read.
+    pub(super) fn next_call(&mut self) -> Option<Result<Call, Error>> {
         if let Some(error) = self.failure.take() {
             return Some(Err(error));
         }
         let next = self.next.take()?;
-        if self.pages >= self.core.settings.max_pages {
+        if self.pages >= self.max_pages {
             let message = format!("stopped after {} pages (the client's page guard)", self.pages);
             return Some(Err(Error::Pagination(message)));
         }
@@ -128,16 +99,13 @@ impl Pager {
                 call.query.clear();
             }
         }
-        let answer = match self.core.execute(&call).await {
-            Ok(answer) => answer,
-            Err(error) => return Some(Err(error)),
-        };
-        Some(self.read(answer))
+        Some(Ok(call))
     }
 
-    /// The items of a page, and where the next one is.
-    fn read(&mut self, answer: Answer) -> Result<(serde_json::Value, Vec<u8>), Error> {
-        let redactor = &self.core.redactor;
+    /// The items of a page (a JSON array) with the page's body as received, and where the
+    /// next one is.
+    pub(super) fn read(&mut self, answer: Answer) -> Result<(serde_json::Value, Vec<u8>), Error> {
+        let redactor = &self.redactor;
         let mut body = parse_body(&answer.body, redactor)?;
         let items = if self.paging.items.is_empty() {
             body.take()
@@ -184,11 +152,11 @@ impl Pager {
     /// host or outside the base path is refused (the client would send its credentials there).
     /// The error quotes the link without the client's secrets or the API's query keys.
     fn within_api(&self, link: &str) -> Result<String, Error> {
-        let redactor = &self.core.redactor;
-        let url = self.core.base.join(link).map_err(|e| {
+        let redactor = &self.redactor;
+        let url = self.base.join(link).map_err(|e| {
             Error::Pagination(format!("the next page's link {:?} does not parse: {e}", redactor.url_text(link)))
         })?;
-        match url.as_str().strip_prefix(self.core.base.as_str()) {
+        match url.as_str().strip_prefix(self.base.as_str()) {
             Some(relative) => Ok(relative.to_owned()),
             None => Err(Error::Pagination(format!(
                 "the next page's link leads outside the API: {}",
@@ -206,8 +174,8 @@ impl Pager {
         };
         if self.seen.contains(&key) {
             let shown = match &next {
-                Some(Next::Link(_)) => self.core.redactor.url_text(&key),
-                _ => self.core.redactor.text(&key),
+                Some(Next::Link(_)) => self.redactor.url_text(&key),
+                _ => self.redactor.text(&key),
             };
             self.failure = Some(Error::Pagination(format!("the service repeated the page cursor {shown:?}")));
         } else {
@@ -251,16 +219,16 @@ fn next_link(headers: &reqwest::header::HeaderMap) -> Option<String> {
     None
 }
 
-/// A page's items decoded leniently; a failure is located in the page's body (`page`), the
-/// items being at the pointer `at` in it.
-fn decode_items<I: FromJson>(
-    items: serde_json::Value,
-    page: &[u8],
-    at: &str,
-    redactor: &Redactor,
-) -> Result<Vec<I>, Error> {
-    crate::json::decode(items, crate::json::Mode::Lenient).map_err(|violations| {
-        let located = violations.0.into_iter().map(|v| Violation::new(format!("{at}{}", v.path), v.message)).collect();
-        decode_error(page, crate::validate::Violations(located), redactor)
-    })
+impl Pager {
+    /// A page's items decoded leniently; a failure is located in the page's body (`page`),
+    /// the items being at the paging's pointer in it. (The only generic part of a stream:
+    /// following the pages is compiled once, not once per paginated operation.)
+    pub(super) fn decode_items<I: FromJson>(&self, items: serde_json::Value, page: &[u8]) -> Result<Vec<I>, Error> {
+        let at = self.paging.items;
+        crate::json::decode(items, crate::json::Mode::Lenient).map_err(|violations| {
+            let located =
+                violations.0.into_iter().map(|v| Violation::new(format!("{at}{}", v.path), v.message)).collect();
+            decode_error(page, crate::validate::Violations(located), &self.redactor)
+        })
+    }
 }

@@ -20,8 +20,8 @@
 //! words. What a caller asks for explicitly ([`Error::body_as`], a success's body and headers)
 //! is left as the service sent it.
 
-use super::builder::{Credentials, Settings};
 use super::error::Error;
+use super::settings::{Credentials, Settings};
 use crate::validate::{Violation, Violations};
 use std::fmt;
 use std::sync::Arc;

@@ -2,7 +2,8 @@
 //! raw response body read as it arrives ([`Download`]), a decoded body with its status and
 //! headers ([`Response`], typed headers through [`read_headers`]), an answer before decoding
 //! ([`Answer`]), response bodies read within the client's limit, and bodies decoded leniently
-//! ([`decode_body`]) with the first problem located.
+//! ([`decode_body`], an error body as its declared type: [`decode_error_as`]; text) with the
+//! first problem located.
 
 use super::error::Error;
 use super::redact::Redactor;
@@ -320,6 +321,27 @@ pub(super) fn decode_error(bytes: &[u8], violations: crate::validate::Violations
     let value: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
     let near = value.pointer(&first.path).map_or_else(|| value.to_string(), ToString::to_string);
     redactor.error(Error::Decode { path: first.path, message: first.message, snippet: snippet(&near, redactor) })
+}
+
+/// An error body decoded as `T`, boxed for [`Error::body_as`] (generated
+/// [`ErrorTypes`](super::ErrorTypes) call
+/// it); `None` when it does not decode.
+#[doc(hidden)]
+pub fn decode_error_as<T: FromJson + Send + Sync + 'static>(
+    body: &[u8],
+) -> Option<Box<dyn std::any::Any + Send + Sync>> {
+    let (value, _) = decode::<T>(body, &Redactor::default()).ok()?;
+    Some(Box::new(value))
+}
+
+/// The text of an answer's bytes; an error quoting them (without the client's secrets) when
+/// they are not UTF-8.
+pub(super) fn text_of(bytes: Vec<u8>, redactor: &Redactor) -> Result<String, Error> {
+    String::from_utf8(bytes).map_err(|error| Error::Decode {
+        path: String::new(),
+        message: "the text is not UTF-8".into(),
+        snippet: snippet(&String::from_utf8_lossy(error.as_bytes()), redactor),
+    })
 }
 
 /// The start of `text` for an error message, the secrets of `redactor` taken out first (so a
