@@ -25,15 +25,6 @@ fn millis(elapsed: std::time::Duration) -> f64 {
     elapsed.as_micros() as f64 / 1000.0
 }
 
-/// A refusal's violations, kept on the response for the span (the body holds them for the
-/// caller).
-#[cfg(feature = "server")]
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Refused {
-    /// How many the refusal lists.
-    pub violations: usize,
-}
-
 /// `answer` (the steps and the handler of one request to `info`'s operation) inside its span.
 #[cfg(feature = "server")]
 pub(crate) async fn request(
@@ -56,8 +47,8 @@ pub(crate) async fn request(
     let status = response.status().as_u16();
     span.record("status", status);
     span.record("latency_ms", millis(started.elapsed()));
-    if let Some(refused) = response.extensions().get::<Refused>() {
-        span.record("violations", refused.violations);
+    if let Some(violations) = crate::server::violations_refused(&response) {
+        span.record("violations", violations);
     }
     // The span holds the fields; the event makes one line of a `fmt` subscriber.
     if status >= 500 {

@@ -1,4 +1,5 @@
-//! The failure every handler and the router answer: a status and the API's error body.
+//! The failure every handler and the router answer: a status and the API's error body; under
+//! `tracing`, the mark a refusal leaves on its response for the span of its request.
 
 use crate::defaults::MAX_LISTED_VIOLATIONS;
 use crate::error::ErrorShape;
@@ -132,7 +133,7 @@ impl ApiError {
         }
         #[cfg(feature = "tracing")]
         if !self.violations().is_empty() {
-            response.extensions_mut().insert(crate::trace::Refused { violations: self.violations().len() });
+            response.extensions_mut().insert(Refused { violations: self.violations().len() });
         }
         response
     }
@@ -155,6 +156,22 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         self.into_response_with(&ErrorShape::DEFAULT)
     }
+}
+
+/// A refusal's violations, kept on the response for the `tracing` span of its request (the
+/// body holds them for the caller); read with [`violations_refused`].
+#[cfg(feature = "tracing")]
+#[derive(Debug, Clone, Copy)]
+struct Refused {
+    /// How many the refusal lists.
+    violations: usize,
+}
+
+/// How many violations the refusal `response` answers lists, for the span of its request;
+/// `None` for any other response.
+#[cfg(feature = "tracing")]
+pub(crate) fn violations_refused(response: &Response) -> Option<usize> {
+    response.extensions().get::<Refused>().map(|refused| refused.violations)
 }
 
 pub(crate) fn too_large(limit: usize) -> ApiError {

@@ -57,6 +57,8 @@ pub use dispatch::{Piece, Selector};
 pub use docs::{REDOC_JS, docs_router};
 pub use error::ApiError;
 pub(crate) use error::too_large;
+#[cfg(feature = "tracing")]
+pub(crate) use error::violations_refused;
 pub use input::{Input, NoParams};
 pub use mock::{MockAnswer, MockCall, MockPrincipal, MockService};
 pub use routes::{
