@@ -271,9 +271,10 @@ fn listing(values: &[&str]) -> String {
     text
 }
 
-/// Percent-decodes a path parameter; `None` when the bytes are not UTF-8. An invalid escape
-/// is kept as written, as axum does.
-pub(crate) fn decode(raw: &str) -> Option<String> {
+/// The bytes of `raw` with each `%XX` decoded: the server's one percent-decoder, for path
+/// parameters (which must then be UTF-8) and cookie values (read lossily). An invalid escape
+/// (a `%` not followed by two hex digits) is kept as written, as axum does.
+pub(crate) fn percent_decode(raw: &str) -> Vec<u8> {
     let bytes = raw.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -290,7 +291,7 @@ pub(crate) fn decode(raw: &str) -> Option<String> {
             }
         }
     }
-    String::from_utf8(out).ok()
+    out
 }
 
 #[cfg(test)]
@@ -492,8 +493,13 @@ mod tests {
 
     #[test]
     fn decodes_parameters() {
+        let decode = |raw: &str| String::from_utf8(percent_decode(raw)).ok();
         assert_eq!(decode("a%20b%3A"), Some("a b:".to_owned()));
         assert_eq!(decode("100%"), Some("100%".to_owned()));
         assert_eq!(decode("%FF"), None);
+        // Invalid escapes kept as written, lower-case hex digits read too.
+        assert_eq!(percent_decode("%G1%4"), b"%G1%4");
+        assert_eq!(percent_decode("%e2%82%ac"), "€".as_bytes());
+        assert_eq!(percent_decode("%FF"), [0xFF]);
     }
 }

@@ -972,32 +972,12 @@ pub(crate) fn read_cookies(headers: &HeaderMap) -> Vec<(String, String)> {
         let Ok(text) = header.to_str() else { continue };
         for pair in text.split(';') {
             if let Some((name, value)) = pair.trim().split_once('=') {
-                cookies.push((name.trim().to_owned(), percent_decode(value.trim())));
+                let value = super::dispatch::percent_decode(value.trim());
+                cookies.push((name.trim().to_owned(), String::from_utf8_lossy(&value).into_owned()));
             }
         }
     }
     cookies
-}
-
-/// `%XX` sequences decoded; anything else (and a `%` not followed by two hex digits) kept.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (byte, _, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -1008,6 +988,14 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(axum::http::header::CONTENT_TYPE, "application/x-www-form-urlencoded".parse().unwrap());
         Input::for_test(&[], "", body, true).with_headers(headers)
+    }
+
+    #[test]
+    fn cookie_values_are_percent_decoded_lossily() {
+        let mut headers = HeaderMap::new();
+        headers.insert(axum::http::header::COOKIE, "a=x%3By; b=%FF%4; c".parse().unwrap());
+        let expected = [("a".to_owned(), "x;y".to_owned()), ("b".to_owned(), "\u{FFFD}%4".to_owned())];
+        assert_eq!(read_cookies(&headers), expected);
     }
 
     #[test]

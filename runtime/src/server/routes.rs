@@ -397,9 +397,9 @@ fn choose<P>(
         }
         let mut path = Vec::with_capacity(params.len());
         for (name, raw) in params {
-            match dispatch::decode(raw) {
-                Some(value) => path.push((Cow::Borrowed(name), value)),
-                None => {
+            match String::from_utf8(dispatch::percent_decode(raw)) {
+                Ok(value) => path.push((Cow::Borrowed(name), value)),
+                Err(_) => {
                     let error = ApiError::bad_request("a path parameter is not valid UTF-8 once decoded");
                     return Choice::Refuse(error.into_response_with(errors));
                 }
