@@ -22,9 +22,12 @@
 //! client's `Error`, `Response`, `Upload`, `Download` and `RetryPolicy`; `Page`, `Patch`,
 //! `FilePart`, `FromJson`, `Validate`, `Bytes`, and the re-exported `chrono`, `serde` and
 //! `serde_json`), so the path a user reads in a generated crate is the one they would write.
-//! A few items here also show in generated signatures (a client's `Builder`, `Settings`, `Core`
-//! and `Items`, a handler's `OnlyStatus`, the server's `OperationInfo` and `axum::Router`):
-//! they stay documented, and usable, at their public paths.
+//! A few items here also show in generated signatures (a client's `Builder`, `Settings`, `Core`,
+//! `Items` and `Call`, a handler's `OnlyStatus`, the server's `OperationInfo` and
+//! `axum::Router`): they stay documented, and usable, at their public paths, where signatures
+//! name them. Generated *code* (function bodies, the initializers of consts and statics)
+//! names every item of this module through here, unless the generated crate re-exports it
+//! (the server's `OperationInfo`, then its own); `tests/tests/seams.rs` checks it.
 
 pub use crate::auth::{KeyIn, Scheme, SchemeKind};
 pub use crate::error::ErrorShape;
@@ -48,11 +51,12 @@ pub mod client {
 }
 
 /// What only generated servers need (feature `server`): the routes a generated router sets,
-/// who may call each operation, the request's input, the writers of each answer, and axum.
+/// the constants selecting an operation, who may call each operation, the request's input,
+/// the writers of each answer, and axum.
 #[cfg(feature = "server")]
 pub mod server {
     pub use crate::server::{
-        Authenticated, GroupLeftOut, Input, OnlyStatus, OperationInfo, Public, Routes, Status, axum, bodiless,
-        download, empty, json, text,
+        Authenticated, GroupLeftOut, Input, OnlyStatus, OperationInfo, Public, Routes, Selector, Status, axum,
+        bodiless, download, empty, json, text,
     };
 }

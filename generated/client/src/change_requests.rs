@@ -323,10 +323,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceChangeRequestsReq
         );
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listSpaceChangeRequests",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -441,10 +441,10 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceChangeRequestRe
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "createSpaceChangeRequest",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -498,9 +498,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getChangeRequest",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -530,10 +530,10 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestRequest
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "updateChangeRequest",
                 ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
                 ::std::format!(
@@ -622,9 +622,9 @@ impl ::apigen_runtime::codegen::client::Operation for MergeChangeRequestRequest 
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "mergeChangeRequest",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -658,9 +658,9 @@ for UpdateChangeRequestFromMainRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "updateChangeRequestFromMain",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -695,10 +695,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPdfRequest
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "only", &self.only);
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getChangeRequestPdf",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -777,10 +777,10 @@ for ListOrganizationChangeRequestsRequest {
         );
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listOrganizationChangeRequests",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(

@@ -173,9 +173,9 @@ impl ::apigen_runtime::codegen::client::Operation for GetCollectionRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getCollection",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -201,9 +201,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteCollectionRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "deleteCollection",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -231,10 +231,10 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateCollectionRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "updateCollection",
                 ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
                 ::std::format!(
@@ -312,10 +312,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListCollectionSpacesReques
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listCollectionSpaces",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -373,10 +373,10 @@ impl ::apigen_runtime::codegen::client::Operation for MoveCollectionRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "moveCollection",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -436,10 +436,10 @@ impl ::apigen_runtime::codegen::client::Operation for TransferCollectionRequest 
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "transferCollection",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -485,10 +485,10 @@ for ListOrganizationCollectionsRequest {
         ::apigen_runtime::codegen::client::given(&mut query, "nested", &self.nested);
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listOrganizationCollections",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -564,10 +564,10 @@ for CreateOrganizationCollectionRequest {
             }
             ::core::option::Option::None => ::core::option::Option::None,
         };
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "createOrganizationCollection",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(

@@ -530,10 +530,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentsRequest {
         }
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listSpaceComments",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -650,10 +650,10 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentRequest 
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "createSpaceComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -720,10 +720,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentRequest {
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getSpaceComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -767,10 +767,10 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentRequest 
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "updateSpaceComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::PUT,
                 ::std::format!(
@@ -844,9 +844,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceCommentRequest 
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "deleteSpaceComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -879,10 +879,10 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentReplyReq
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "createSpaceCommentReply",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -924,10 +924,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceCommentReplyReques
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getSpaceCommentReply",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -976,10 +976,10 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentReplyReq
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "updateSpaceCommentReply",
                 ::apigen_runtime::codegen::client::reqwest::Method::PUT,
                 ::std::format!(
@@ -1075,9 +1075,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceCommentReplyReq
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "deleteSpaceCommentReply",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -1112,10 +1112,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentersRequest
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listSpaceCommenters",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -1198,10 +1198,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestCommentsR
         }
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listChangeRequestComments",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -1323,10 +1323,10 @@ impl ::apigen_runtime::codegen::client::Operation for CreateChangeRequestComment
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "createChangeRequestComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -1398,10 +1398,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestCommentReq
     ) -> ::apigen_runtime::codegen::client::Made {
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getChangeRequestComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -1450,10 +1450,10 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestComment
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "updateChangeRequestComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::PUT,
                 ::std::format!(
@@ -1532,9 +1532,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteChangeRequestComment
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "deleteChangeRequestComment",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -1573,11 +1573,11 @@ for CreateChangeRequestCommentReplyRequest {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "createChangeRequestCommentReply",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -1639,10 +1639,10 @@ for ListChangeRequestCommentRepliesRequest {
         ::apigen_runtime::codegen::client::given(&mut query, "format", &self.format);
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listChangeRequestCommentReplies",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(

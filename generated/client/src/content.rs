@@ -389,10 +389,10 @@ impl ::apigen_runtime::codegen::client::Operation for SearchSpaceContentRequest 
         let mut query = ::std::vec![("query".into(), self.query.clone())];
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "searchSpaceContent",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -455,10 +455,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceContentRequest {
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
         ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getSpaceContent",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -505,10 +505,10 @@ impl ::apigen_runtime::codegen::client::Operation for ApplySpaceContentTemplateR
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "applySpaceContentTemplate",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -559,10 +559,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePagesRequest {
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
         ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listSpacePages",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -615,10 +615,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFilesRequest {
         ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listSpaceFiles",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -694,10 +694,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceFileRequest {
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
         ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getSpaceFile",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -751,10 +751,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFileBacklinksRequ
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listSpaceFileBacklinks",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -825,10 +825,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpacePageRequest {
         );
         ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
         ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getSpacePage",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -908,10 +908,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePageLinksRequest 
         ::apigen_runtime::codegen::client::given(&mut query, "status", &self.status);
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listSpacePageLinks",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -989,10 +989,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestContentReq
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
         ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getChangeRequestContent",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -1044,10 +1044,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPagesRequ
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
         ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listChangeRequestPages",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -1105,10 +1105,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestFilesRequ
         ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listChangeRequestFiles",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -1189,10 +1189,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestFileReques
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
         ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getChangeRequestFile",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -1249,10 +1249,10 @@ for ListChangeRequestFileBacklinksRequest {
         let mut query = ::std::vec::Vec::new();
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listChangeRequestFileBacklinks",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -1328,10 +1328,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetChangeRequestPageReques
         );
         ::apigen_runtime::codegen::client::given(&mut query, "metadata", &self.metadata);
         ::apigen_runtime::codegen::client::given(&mut query, "computed", &self.computed);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getChangeRequestPage",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -1416,10 +1416,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPageLinks
         ::apigen_runtime::codegen::client::given(&mut query, "status", &self.status);
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listChangeRequestPageLinks",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(

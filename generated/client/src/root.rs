@@ -28,13 +28,13 @@ impl ::core::convert::From<::apigen_runtime::codegen::client::Core> for Client {
 }
 /// The auth schemes of the API, as the spec declares them (`api.auth`).
 pub const SCHEMES: &[::apigen_runtime::auth::Scheme; 1usize] = &[
-    ::apigen_runtime::auth::Scheme {
+    ::apigen_runtime::codegen::Scheme {
         name: "bearerAuth",
-        kind: ::apigen_runtime::auth::SchemeKind::Bearer,
+        kind: ::apigen_runtime::codegen::SchemeKind::Bearer,
     },
 ];
 /// The API's error body: `{"error": {"code", "message", "violations"?}}`.
-pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
+pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::codegen::ErrorShape {
     media_type: "application/json",
     status: ::core::option::Option::Some("/error/code"),
     message: "/error/message",
@@ -90,7 +90,7 @@ impl<'a, P: ::apigen_runtime::client::Operation> Request<'a, P> {
         Error,
     > {
         let call = self.call()?;
-        <P::Kind as ::apigen_runtime::client::Kind>::send(self.core, call).await
+        <P::Kind as ::apigen_runtime::codegen::client::Kind>::send(self.core, call).await
     }
     /// Like `send`, with the status and headers of the answer (a [`Download`] has
     /// them already).
@@ -104,7 +104,7 @@ impl<'a, P: ::apigen_runtime::client::Operation> Request<'a, P> {
         P::Kind: ::apigen_runtime::client::WithResponse,
     {
         let call = self.call()?;
-        <P::Kind as ::apigen_runtime::client::WithResponse>::send_with_response(
+        <P::Kind as ::apigen_runtime::codegen::client::WithResponse>::send_with_response(
                 self.core,
                 call,
             )

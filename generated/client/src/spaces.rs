@@ -225,10 +225,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceRequest {
             "shareKey",
             &self.share_key,
         );
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "getSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(
@@ -266,9 +266,9 @@ impl ::apigen_runtime::codegen::client::Operation for DeleteSpaceRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "deleteSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
                 ::std::format!(
@@ -296,10 +296,10 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "updateSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
                 ::std::format!(
@@ -397,9 +397,9 @@ impl ::apigen_runtime::codegen::client::Operation for DuplicateSpaceRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "duplicateSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -425,9 +425,9 @@ impl ::apigen_runtime::codegen::client::Operation for RestoreSpaceRequest {
         _: &::apigen_runtime::codegen::client::Core,
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "restoreSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -455,10 +455,10 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSpaceRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "moveSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -518,10 +518,10 @@ impl ::apigen_runtime::codegen::client::Operation for TransferSpaceRequest {
         headers: ::apigen_runtime::codegen::client::Headers,
     ) -> ::apigen_runtime::codegen::client::Made {
         let body = ::core::option::Option::Some(core.body(&self.body)?);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             auth: &[&["bearerAuth"]],
             body,
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "transferSpace",
                 ::apigen_runtime::codegen::client::reqwest::Method::POST,
                 ::std::format!(
@@ -563,10 +563,10 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceLinksRequest {
         ::apigen_runtime::codegen::client::given(&mut query, "status", &self.status);
         ::apigen_runtime::codegen::client::given(&mut query, "page", &self.page);
         ::apigen_runtime::codegen::client::given(&mut query, "limit", &self.limit);
-        ::core::result::Result::Ok(::apigen_runtime::client::Call {
+        ::core::result::Result::Ok(::apigen_runtime::codegen::client::Call {
             query,
             auth: &[&["bearerAuth"]],
-            ..::apigen_runtime::client::Call::new(
+            ..::apigen_runtime::codegen::client::Call::new(
                 "listSpaceLinks",
                 ::apigen_runtime::codegen::client::reqwest::Method::GET,
                 ::std::format!(

@@ -86,13 +86,13 @@ where
 {}
 /// The auth schemes of the API, as the spec declares them (`api.auth`).
 pub const SCHEMES: &[::apigen_runtime::auth::Scheme; 1usize] = &[
-    ::apigen_runtime::auth::Scheme {
+    ::apigen_runtime::codegen::Scheme {
         name: "bearerAuth",
-        kind: ::apigen_runtime::auth::SchemeKind::Bearer,
+        kind: ::apigen_runtime::codegen::SchemeKind::Bearer,
     },
 ];
 /// The API's error body: `{"error": {"code", "message", "violations"?}}`.
-pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
+pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::codegen::ErrorShape {
     media_type: "application/json",
     status: ::core::option::Option::Some("/error/code"),
     message: "/error/message",

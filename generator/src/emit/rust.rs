@@ -320,18 +320,18 @@ pub fn schemes_const(api: &Api) -> TokenStream {
     let schemes = api.auth_schemes.iter().map(|scheme| {
         let name = &scheme.name;
         let kind = match &scheme.kind {
-            SchemeKind::Bearer => quote!(::apigen_runtime::auth::SchemeKind::Bearer),
-            SchemeKind::Basic => quote!(::apigen_runtime::auth::SchemeKind::Basic),
+            SchemeKind::Bearer => quote!(::apigen_runtime::codegen::SchemeKind::Bearer),
+            SchemeKind::Basic => quote!(::apigen_runtime::codegen::SchemeKind::Basic),
             SchemeKind::ApiKey { location, name } => {
                 let location = match location {
                     ParamIn::Query => quote!(Query),
                     ParamIn::Cookie => quote!(Cookie),
                     _ => quote!(Header),
                 };
-                quote!(::apigen_runtime::auth::SchemeKind::ApiKey { location: ::apigen_runtime::auth::KeyIn::#location, name: #name })
+                quote!(::apigen_runtime::codegen::SchemeKind::ApiKey { location: ::apigen_runtime::codegen::KeyIn::#location, name: #name })
             }
         };
-        quote! { ::apigen_runtime::auth::Scheme { name: #name, kind: #kind } }
+        quote! { ::apigen_runtime::codegen::Scheme { name: #name, kind: #kind } }
     });
     let count = api.auth_schemes.len();
     quote! {
@@ -363,7 +363,7 @@ pub fn errors_const(api: &Api) -> TokenStream {
     });
     quote! {
         #docs
-        pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
+        pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::codegen::ErrorShape {
             media_type: #media_type,
             status: #status,
             message: #message,

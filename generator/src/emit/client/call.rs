@@ -73,7 +73,7 @@ impl ClientEmitter<'_> {
             fields.push(quote!(body));
         }
         let new = quote! {
-            ::apigen_runtime::client::Call::new(
+            ::apigen_runtime::codegen::client::Call::new(
                 #name,
                 ::apigen_runtime::codegen::client::reqwest::Method::#method,
                 #path,
@@ -84,7 +84,7 @@ impl ClientEmitter<'_> {
         let value = if fields.is_empty() {
             new
         } else {
-            quote! { ::apigen_runtime::client::Call { #(#fields,)* ..#new } }
+            quote! { ::apigen_runtime::codegen::client::Call { #(#fields,)* ..#new } }
         };
         // The body comes first, so that failing to encode it leaves nothing else built to drop.
         let body = op.body.is_some().then(|| quote! { let body = #body; });

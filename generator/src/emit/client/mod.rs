@@ -285,7 +285,7 @@ fn generic_request() -> TokenStream {
             /// statuses answer different bodies.
             pub async fn send(self) -> ::core::result::Result<<P::Kind as ::apigen_runtime::client::Kind>::Value, Error> {
                 let call = self.call()?;
-                <P::Kind as ::apigen_runtime::client::Kind>::send(self.core, call).await
+                <P::Kind as ::apigen_runtime::codegen::client::Kind>::send(self.core, call).await
             }
 
             /// Like `send`, with the status and headers of the answer (a [`Download`] has
@@ -297,7 +297,7 @@ fn generic_request() -> TokenStream {
                 P::Kind: ::apigen_runtime::client::WithResponse,
             {
                 let call = self.call()?;
-                <P::Kind as ::apigen_runtime::client::WithResponse>::send_with_response(self.core, call).await
+                <P::Kind as ::apigen_runtime::codegen::client::WithResponse>::send_with_response(self.core, call).await
             }
         }
     }

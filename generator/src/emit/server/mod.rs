@@ -331,8 +331,10 @@ fn selectors(select: &[crate::model::Selector]) -> TokenStream {
     let selectors = select.iter().map(|s| {
         let (name, value) = (&s.name, &s.value);
         match s.location {
-            crate::model::SelectIn::Header => quote!(::apigen_runtime::server::Selector::Header(#name, #value)),
-            crate::model::SelectIn::Query => quote!(::apigen_runtime::server::Selector::Query(#name, #value)),
+            crate::model::SelectIn::Header => {
+                quote!(::apigen_runtime::codegen::server::Selector::Header(#name, #value))
+            }
+            crate::model::SelectIn::Query => quote!(::apigen_runtime::codegen::server::Selector::Query(#name, #value)),
         }
     });
     quote!(&[#(#selectors),*])
