@@ -79,15 +79,14 @@ enum Command {
     Gaps,
     /// Regenerates the output directory: writes changed files, removes stale ones.
     Generate {
-        /// Print every file, relying on nothing the stamp vouches for (see `check --full`).
+        /// Print every file, relying on nothing the stamp or the cache vouches for.
         #[arg(long)]
         full: bool,
     },
     /// Compares the output directory with what the spec produces; exits 1 on any difference.
     Check {
-        /// Print every file and compare it, relying on nothing the stamp vouches for: by
-        /// default a stamp proving the output current skips emission, and a Rust file whose
-        /// tokens and bytes match the stamp is not printed again.
+        /// Accepted for scripts written before it became the only way: `check` always prints
+        /// every file and compares its bytes, trusting no cache.
         #[arg(long)]
         full: bool,
     },

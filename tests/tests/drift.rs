@@ -388,7 +388,7 @@ fn the_committed_stamp_holds_nothing_of_the_build_of_apigen() {
 }
 
 #[test]
-fn generate_then_check_with_a_cache_skips_emission_and_still_sees_an_edit() {
+fn generate_with_a_cache_skips_emission_and_check_still_sees_an_edit() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("generated");
     let cache = CacheDir::at(dir.path().join("cache"));
