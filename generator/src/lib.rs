@@ -60,6 +60,7 @@ pub mod progress;
 pub use config::ConfigError;
 pub use diag::Diagnostics;
 pub use emit::{Options, Output, Outputs, RUNTIME_VERSION, RuntimeSource};
+pub use import::{ImportFailure, imported_levels};
 pub use out::{CacheDir, Drift, WriteError, WriteReport};
 
 use model::Api;
@@ -468,37 +469,6 @@ pub struct Checked {
     pub drift: Drift,
 }
 
-/// Why `apigen import` failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ImportFailure {
-    /// The document could not be read or parsed (located).
-    #[error("{path}{}: {}", location(.error), .error.message)]
-    Unreadable {
-        /// The document as the user named it.
-        path: String,
-        /// What is wrong, and where.
-        error: load::document::DocumentError,
-    },
-    /// The document is not OpenAPI 3.0 or 3.1.
-    #[error("{0}: {1}")]
-    NotOpenApi(String, import::ImportError),
-    /// The output directory is not empty and replacing it was not asked for, or is not a
-    /// directory.
-    #[error("{0}")]
-    Refused(String),
-    /// Writing failed.
-    #[error("cannot write {0}: {1}")]
-    Io(String, std::io::Error),
-}
-
-fn location(error: &load::document::DocumentError) -> String {
-    match (error.line, error.column) {
-        (Some(line), Some(column)) => format!(":{line}:{column}"),
-        (Some(line), None) => format!(":{line}"),
-        _ => String::new(),
-    }
-}
-
 /// What `apigen import` did.
 #[derive(Debug)]
 pub struct ImportReport {
@@ -590,12 +560,6 @@ impl ReadDocument {
         }
         Ok(ImportReport { written, summary: self.imported.summary, lint })
     }
-}
-
-/// The lint levels `init --from` writes into `apigen.toml`: an imported document describes few
-/// of its fields, so missing descriptions are allowed.
-pub fn imported_levels() -> diag::Levels {
-    diag::Levels::default().with(diag::Lint::MissingDescription, diag::Level::Allow)
 }
 
 /// Why `apigen init --from` failed.

@@ -17,6 +17,7 @@
 //! requests by the generated server).
 
 mod errors;
+mod failure;
 mod files;
 pub mod gaps;
 mod names;
@@ -29,6 +30,8 @@ mod typed;
 mod walk;
 pub(crate) mod write;
 pub mod yaml;
+
+pub use failure::{ImportFailure, imported_levels};
 
 use crate::model::names::Case;
 use indexmap::IndexMap;

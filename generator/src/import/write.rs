@@ -15,8 +15,8 @@ pub(crate) fn replace_dir(
     files: &[(String, String)],
     replace: bool,
     document: &Path,
-) -> Result<Vec<String>, crate::ImportFailure> {
-    use crate::ImportFailure::{Io, Refused};
+) -> Result<Vec<String>, super::ImportFailure> {
+    use super::ImportFailure::{Io, Refused};
     let shown = dir.display().to_string();
     let existing = std::fs::symlink_metadata(dir).ok();
     if let Some(meta) = &existing {
@@ -56,18 +56,18 @@ pub(crate) fn replace_dir(
 }
 
 /// Writes every file into the staging directory.
-fn write_files(staging: &Path, files: &[(String, String)]) -> Result<(), crate::ImportFailure> {
+fn write_files(staging: &Path, files: &[(String, String)]) -> Result<(), super::ImportFailure> {
     for (name, text) in files {
         let path = staging.join(name);
-        std::fs::write(&path, text).map_err(|e| crate::ImportFailure::Io(path.display().to_string(), e))?;
+        std::fs::write(&path, text).map_err(|e| super::ImportFailure::Io(path.display().to_string(), e))?;
     }
     Ok(())
 }
 
 /// Puts the staging directory in the place of `target` (the old content moved aside, then
 /// removed; put back if the swap fails).
-fn swap(target: &Path, staging: &Path, existing: bool, shown: &str) -> Result<(), crate::ImportFailure> {
-    use crate::ImportFailure::Io;
+fn swap(target: &Path, staging: &Path, existing: bool, shown: &str) -> Result<(), super::ImportFailure> {
+    use super::ImportFailure::Io;
     let parent = target.parent().unwrap_or(Path::new("."));
     let base = target.file_name().map_or("spec".into(), |n| n.to_string_lossy().into_owned());
     let old = unique_sibling(parent, &format!(".{base}.old"));
