@@ -39,7 +39,7 @@
 //! `api.errors`, with gap `error-body-by-name` on its type (the pointers were told from names).
 
 use super::gaps::{self, Kind};
-use super::operations::{json_media, status_of};
+use super::media::{json_media, status_of};
 use super::schema::At;
 use super::typed::Expr;
 use super::walk::{field_type, is_required};

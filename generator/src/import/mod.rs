@@ -2,9 +2,9 @@
 //! written.
 //!
 //! One function per construct of the document, each the one place to extend when the format
-//! learns more: [`schema`] (schemas to types), [`operations`] (paths, parameters, bodies,
-//! responses, security), [`settle`] (unions, finiteness, names that failed), [`files`] (the spec
-//! files). What OpenAPI has no word for is told from the names a document uses and written in
+//! learns more: [`schema`] (schemas to types), [`operations`] (paths, routes, tags) with
+//! [`params`], [`bodies`], [`responses`], [`security`] and [`media`] (media types), [`settle`]
+//! (unions, finiteness, names that failed), [`files`] (the spec files). What OpenAPI has no word for is told from the names a document uses and written in
 //! the spec to be checked: how lists page ([`pagination`]) and the error body ([`errors`]),
 //! both checked against the types built ([`walk`]). Whatever the format cannot hold yet
 //! becomes a gap ([`gaps`]) recorded beside the decision taken, so nothing is lost silently:
@@ -16,15 +16,20 @@
 //! read as the format reads objects (unknown fields are ignored in responses and refused in
 //! requests by the generated server).
 
+mod bodies;
 mod errors;
 mod failure;
 mod files;
 pub mod gaps;
+mod media;
 mod names;
 mod operations;
 mod pagination;
+mod params;
 mod refs;
+mod responses;
 mod schema;
+mod security;
 mod settle;
 mod typed;
 mod walk;
@@ -137,6 +142,18 @@ struct OperationOut {
     node: Map<String, Value>,
 }
 
+/// Why an operation is left out.
+struct LeftOut {
+    kind: gaps::Kind,
+    why: String,
+}
+
+impl LeftOut {
+    fn new(kind: gaps::Kind, why: impl Into<String>) -> Self {
+        LeftOut { kind, why: why.into() }
+    }
+}
+
 /// The state of one import.
 struct Importer<'a> {
     doc: &'a Value,
@@ -193,7 +210,7 @@ struct Importer<'a> {
     /// Document tags by their text, to the spec tag name.
     tag_names: BTreeMap<String, String>,
     tag_taken: names::Taken,
-    auth: operations::Auth,
+    auth: security::Auth,
     /// `api.servers`, as the document gives them.
     servers: Vec<Value>,
     /// The list convention of an apigen export (`x-pagination`).
@@ -292,7 +309,7 @@ impl<'a> Importer<'a> {
             tags: IndexMap::new(),
             tag_names: BTreeMap::new(),
             tag_taken: names::Taken::new(Case::Snake),
-            auth: operations::Auth::default(),
+            auth: security::Auth::default(),
             servers: Vec::new(),
             pagination: None,
             tell_pages: false,
@@ -603,4 +620,9 @@ fn says_pagination(doc: &Value) -> bool {
         .flatten()
         .filter_map(|(_, item)| item.as_object())
         .any(|item| item.values().any(|op| op.get("x-pagination").is_some()))
+}
+
+/// A mapping of `pairs`, in their order.
+fn map(pairs: Vec<(&str, Value)>) -> Map<String, Value> {
+    pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
 }

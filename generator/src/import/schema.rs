@@ -1461,3 +1461,10 @@ fn text_format_sample(format: &str) -> Option<Value> {
     };
     Some(json!(sample))
 }
+
+/// True when `sample` may stand as the sample of a list or map body or answer `typed`: it
+/// is one, and it fits the type (a document's example may not: xero's list sample is a
+/// string holding JSON).
+pub(super) fn list_or_map_sample(importer: &Importer<'_>, typed: &super::typed::Typed, sample: &Value) -> bool {
+    matches!(typed.expr, Expr::List(_) | Expr::Map(_)) && importer.fits(sample, typed)
+}

@@ -1,0 +1,317 @@
+//! An operation's request body: JSON (also taken as a form when the same schema is), a form,
+//! a multipart form with files, text or raw bytes.
+
+use super::gaps;
+use super::media::{is_json_media, json_media, media_example};
+use super::refs;
+use super::schema::{At, list_or_map_sample};
+use super::typed::Expr;
+use super::{Importer, LeftOut, map};
+use serde_json::{Map, Value, json};
+
+impl Importer<'_> {
+    /// The JSON request body; `Err` when a required body is not JSON (the operation cannot be
+    /// called), `None` when there is none the format can hold.
+    pub(super) fn request_body(
+        &mut self,
+        op: &Map<String, Value>,
+        method: &str,
+        op_type: &str,
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> Result<Option<Map<String, Value>>, LeftOut> {
+        let doc = self.doc;
+        let Some(body) = op.get("requestBody") else { return Ok(None) };
+        let body_pointer = refs::child(pointer, "requestBody");
+        let Ok((body, _)) = refs::follow(doc, body, &body_pointer) else {
+            op_gaps.push(self.gaps.note(gaps::BROKEN_REF, &body_pointer));
+            return Ok(None);
+        };
+        let required = body.get("required") == Some(&Value::Bool(true));
+        // A DELETE may carry a body (Circuit's `DELETE .../moderators` lists whom); a GET or
+        // HEAD may not, in the format as in HTTP's semantics.
+        if matches!(method, "get" | "head") {
+            op_gaps.push(self.gaps.note(gaps::BODY_ON_GET, &body_pointer));
+            return Ok(None);
+        }
+        let content = body.get("content").and_then(Value::as_object);
+        let description = body.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty());
+        if content.and_then(json_media).is_none()
+            && let Some((mut node, all_kept)) = content.and_then(|c| self.other_body(c, op_type, &body_pointer))
+        {
+            if !all_kept {
+                op_gaps.push(self.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
+            }
+            if let Some(description) = description {
+                node.insert("description".into(), json!(description));
+            }
+            if !required {
+                node.insert("optional".into(), json!(true));
+            }
+            return Ok(Some(node));
+        }
+        let Some((media, schema)) = content.and_then(json_media) else {
+            let types: Vec<&str> = content.into_iter().flatten().map(|(k, _)| k.as_str()).collect();
+            if required {
+                return Err(LeftOut::new(
+                    gaps::NON_JSON_BODY,
+                    format!("its required request body is {}", types.join(", ")),
+                ));
+            }
+            op_gaps.push(self.gaps.note(gaps::NON_JSON_BODY, &body_pointer));
+            return Ok(None);
+        };
+        let at = At::new(
+            refs::child(&refs::child(&refs::child(&body_pointer, "content"), media), "schema"),
+            format!("{op_type}Body"),
+        );
+        let mut typed = self.schema(schema, &at);
+        if typed.nullable {
+            typed.nullable = false;
+        }
+        typed.constraints.clear();
+        typed.default = None;
+        // A list's or a map's sample stays when it fits (one item fitting the item constraints
+        // the format cannot keep, or the document's example); an object is sampled from its
+        // fields.
+        typed.sample = typed.sample.take().filter(|sample| list_or_map_sample(self, &typed, sample));
+        typed.sensitive = false;
+        if typed.constant.is_some() {
+            typed.constant = None;
+            typed.expr = Expr::Scalar("string");
+        }
+        if let Some(description) =
+            body.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
+        {
+            typed.description = Some(description.to_owned());
+        }
+        let mut extra = if required { vec![] } else { vec![("optional", json!(true))] };
+        // Kept aside until every type is settled: a body whose type ends up `json` (a shape the
+        // format cannot type) is sampled with it (`Importer::settle_pending_examples`).
+        let example = content.and_then(|c| c.get(media)).and_then(|entry| media_example(doc, entry));
+        if let Some(example) = example.or_else(|| schema.get("example").cloned()) {
+            extra.push((super::settle::PENDING_EXAMPLE, super::settle::pending_example(example, None)));
+        }
+        // The same schema also taken as a form, without files (the JSON value has none):
+        // urlencoded, nested values in brackets; multipart, of scalars only (OpenAPI sends a
+        // nested value as a JSON part, which the format does not read). Every such media
+        // type, in the document's order.
+        let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        let shape = self.form_shape(schema).filter(|(files, _)| files.is_empty());
+        let forms: Vec<(&String, &Value)> = content
+            .into_iter()
+            .flatten()
+            .filter(|(m, entry)| {
+                let fits = match (essence(m).as_str(), &shape) {
+                    ("application/x-www-form-urlencoded", Some(_)) => true,
+                    ("multipart/form-data", Some((_, nested))) => !nested,
+                    _ => false,
+                };
+                fits && entry.get("schema") == Some(schema)
+            })
+            .collect();
+        // The router takes every JSON media type where it takes one (`text/json`, `+json`).
+        let kept = |m: &String| is_json_media(m) || forms.iter().any(|(f, _)| *f == m);
+        if !forms.is_empty() {
+            let listed: Vec<Value> = content
+                .into_iter()
+                .flatten()
+                .map(|(m, _)| m)
+                .filter(|m| essence(m) == essence(media) || forms.iter().any(|(f, _)| f == m))
+                .map(|m| json!(essence(m)))
+                .collect();
+            extra.push(("media_type", Value::Array(listed)));
+            if forms.iter().any(|(_, entry)| brackets_lists(self.doc, entry, schema)) {
+                extra.push(("style", json!("deepObject")));
+            }
+            let urlencoded = |m: &String| essence(m) == "application/x-www-form-urlencoded";
+            if forms.iter().any(|(m, entry)| urlencoded(m) && objects_exploded(self.doc, entry, schema)) {
+                op_gaps.push(self.gaps.note(gaps::FORM_OBJECTS, &refs::child(&body_pointer, "content")));
+            }
+        }
+        if content.into_iter().flatten().any(|(m, _)| !kept(m)) {
+            op_gaps.push(self.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
+        }
+        Ok(Some(typed.node(extra)))
+    }
+
+    /// A request body that is not JSON, as the format holds it: a form (an object, nested
+    /// values in brackets), a multipart form (an object of scalars and lists of those, plus
+    /// files: `format: binary`), text (`string`) or raw bytes. The first media type of the
+    /// content that fits decides; `None` when none does.
+    fn other_body(
+        &mut self,
+        content: &Map<String, Value>,
+        op_type: &str,
+        pointer: &str,
+    ) -> Option<(Map<String, Value>, bool)> {
+        let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        let (media, entry) = content.iter().next()?;
+        // Raw bytes travel in any concrete media type: every one the document lists for the
+        // body is kept (an upload in `application/octet-stream`, `image/png` or `image/jpeg`).
+        let raw = |m: &str| {
+            m.contains('/')
+                && !m.contains('*')
+                && !m.ends_with("xml")
+                && !matches!(m, "application/x-www-form-urlencoded" | "multipart/form-data")
+        };
+        let only_first = content.len() == 1;
+        let media_essence = essence(media);
+        let schema = entry.get("schema").cloned().unwrap_or(json!({}));
+        match media_essence.as_str() {
+            "application/x-www-form-urlencoded" | "multipart/form-data" => {
+                let multipart = media_essence == "multipart/form-data";
+                let fields = self.form_fields(&schema, multipart)?;
+                let at = At::new(
+                    refs::child(&refs::child(&refs::child(pointer, "content"), media), "schema"),
+                    format!("{op_type}Body"),
+                );
+                let mut inline = json!({"type": "object", "properties": schema_properties(self.doc, &schema)?, "required": schema_required(self.doc, &schema)});
+                // A form closed to undeclared fields stays closed (`unknown_fields: refuse`).
+                if refs::lookup_value(self.doc, &schema).and_then(|s| s.get("additionalProperties"))
+                    == Some(&json!(false))
+                {
+                    inline["additionalProperties"] = json!(false);
+                }
+                let mut typed = self.schema(&inline, &at);
+                typed.description = None;
+                let mut keys = vec![("media_type", json!(media_essence))];
+                if brackets_lists(self.doc, entry, &schema) {
+                    keys.push(("style", json!("deepObject")));
+                }
+                if !multipart && objects_exploded(self.doc, entry, &schema) {
+                    let pointer = refs::child(&refs::child(pointer, "content"), media);
+                    typed.gap(self.gaps.note(gaps::FORM_OBJECTS, &pointer));
+                }
+                let mut node = typed.node(keys);
+                // Files: `format: binary` strings of a multipart form.
+                if let Some(Value::Object(out)) = node.get_mut("fields") {
+                    for (name, file) in fields {
+                        if let Some(Value::Object(field)) = out.get_mut(&name) {
+                            field.retain(|k, _| matches!(k.as_str(), "optional" | "description"));
+                            field.insert(
+                                "type".into(),
+                                json!(if file == FormField::Files { "list<file>" } else { "file" }),
+                            );
+                        }
+                    }
+                }
+                Some((node, only_first))
+            }
+            "text/plain" | "text/csv" | "text/html" | "text/markdown" => {
+                Some((map(vec![("type", json!("string")), ("media_type", json!(media_essence))]), only_first))
+            }
+            other if raw(other) => {
+                let mut listed: Vec<String> = Vec::new();
+                for m in content.keys().map(|m| essence(m)).filter(|m| raw(m)) {
+                    if !listed.contains(&m) {
+                        listed.push(m);
+                    }
+                }
+                let all_kept = content.keys().all(|m| raw(&essence(m)));
+                let media_type = match listed.as_slice() {
+                    [one] => json!(one),
+                    _ => json!(listed),
+                };
+                Some((map(vec![("type", json!("bytes")), ("media_type", media_type)]), all_kept))
+            }
+            _ => None,
+        }
+    }
+
+    /// The fields of a form body that are files, when the schema is an object whose every
+    /// property can travel in a form (a urlencoded form: anything but a file; a multipart
+    /// one: anything without files, or scalars, lists of those and files); `None` otherwise.
+    fn form_fields(&self, schema: &Value, multipart: bool) -> Option<Vec<(String, FormField)>> {
+        let (files, nested) = self.form_shape(schema)?;
+        // Files travel in a multipart form of scalars only; a form without files holds any
+        // value, nested ones in brackets (`items[0][price]=x`).
+        let fits = if multipart { files.is_empty() || !nested } else { files.is_empty() };
+        fits.then_some(files)
+    }
+
+    /// The fields of an object schema that are files, and whether any other field is not a
+    /// scalar or a list of scalars; `None` when the schema is not an object.
+    fn form_shape(&self, schema: &Value) -> Option<(Vec<(String, FormField)>, bool)> {
+        let properties = schema_properties(self.doc, schema)?;
+        let mut files = Vec::new();
+        let mut nested = false;
+        for (name, property) in properties.as_object()? {
+            let property = refs::lookup_value(self.doc, property)?;
+            let binary =
+                |s: &Value| s.get("type") == Some(&json!("string")) && s.get("format") == Some(&json!("binary"));
+            let scalar = |s: &Value| {
+                let s = refs::lookup_value(self.doc, s).unwrap_or(s);
+                matches!(s.get("type").and_then(Value::as_str), Some("string" | "integer" | "number" | "boolean"))
+                    && s.get("format") != Some(&json!("binary"))
+            };
+            let items = property.get("items").and_then(|i| refs::lookup_value(self.doc, i));
+            if binary(property) {
+                files.push((name.clone(), FormField::File));
+            } else if property.get("type") == Some(&json!("array")) && items.is_some_and(binary) {
+                files.push((name.clone(), FormField::Files));
+            } else if !(scalar(property) || property.get("type") == Some(&json!("array")) && items.is_some_and(scalar))
+            {
+                nested = true;
+            }
+        }
+        // A required name no property declares is a field of any value (`undeclared-required`),
+        // which a form of scalars cannot hold.
+        let resolved = refs::lookup_value(self.doc, schema).unwrap_or(schema);
+        let required = resolved.get("required").and_then(Value::as_array).into_iter().flatten();
+        if required.filter_map(Value::as_str).any(|name| properties.get(name).is_none()) {
+            nested = true;
+        }
+        Some((files, nested))
+    }
+}
+
+/// Whether a form's `encoding` sends a list property in brackets (`style: deepObject`, as
+/// Stripe's document says of `expand`): then the body's every list has indexes.
+fn brackets_lists(doc: &Value, entry: &Value, schema: &Value) -> bool {
+    let Some(properties) = schema_properties(doc, schema).and_then(|p| p.as_object().cloned()) else { return false };
+    let Some(encoding) = entry.get("encoding").and_then(Value::as_object) else { return false };
+    encoding.iter().any(|(name, how)| {
+        let list = properties
+            .get(name)
+            .and_then(|p| refs::lookup_value(doc, p))
+            .is_some_and(|p| p.get("type") == Some(&json!("array")));
+        list && how.get("style") == Some(&json!("deepObject"))
+    })
+}
+
+/// Whether a urlencoded form's object property travels as OpenAPI's default writes it:
+/// `style: form`, exploded, its fields as keys of their own (`amount=1&currency=EUR`). The
+/// format reads nested objects in brackets (`instructed_amount[amount]=1`), as an `encoding`
+/// of `style: deepObject` says (Stripe's).
+fn objects_exploded(doc: &Value, entry: &Value, schema: &Value) -> bool {
+    let Some(properties) = schema_properties(doc, schema).and_then(|p| p.as_object().cloned()) else { return false };
+    let encoding = entry.get("encoding").and_then(Value::as_object);
+    properties.iter().any(|(name, property)| {
+        let object = refs::lookup_value(doc, property)
+            .is_some_and(|p| p.get("type") == Some(&json!("object")) || p.get("properties").is_some());
+        let deep = encoding.and_then(|e| e.get(name)).and_then(|how| how.get("style")) == Some(&json!("deepObject"));
+        object && !deep
+    })
+}
+
+/// A field of a form body that is a file, or a list of files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FormField {
+    File,
+    Files,
+}
+
+/// The properties of an object schema (its reference followed).
+fn schema_properties(doc: &Value, schema: &Value) -> Option<Value> {
+    let schema = refs::lookup_value(doc, schema)?;
+    if schema.get("allOf").is_some() || schema.get("oneOf").is_some() || schema.get("anyOf").is_some() {
+        return None;
+    }
+    schema.get("properties").cloned().filter(Value::is_object)
+}
+
+/// The required list of an object schema (its reference followed).
+fn schema_required(doc: &Value, schema: &Value) -> Value {
+    refs::lookup_value(doc, schema).and_then(|s| s.get("required").cloned()).unwrap_or(json!([]))
+}

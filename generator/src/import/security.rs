@@ -1,0 +1,179 @@
+//! Security: the document's schemes as `api.auth` declares them ([`Auth`]), and each
+//! operation's requirement as its `auth`.
+
+use super::Importer;
+use super::gaps::{self, Kind};
+use super::params::{is_reserved_header, is_token};
+use super::refs;
+use crate::model::names::{Case, sanitize};
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+
+impl Importer<'_> {
+    /// The security schemes: bearer, OAuth 2 and OpenID Connect (which send bearer tokens)
+    /// are kept; API keys and basic authentication are noted for the operations needing them.
+    pub(super) fn security_schemes(&mut self) -> Auth {
+        let mut auth = Auth::default();
+        let doc = self.doc;
+        let Some(schemes) = doc.pointer("/components/securitySchemes").and_then(Value::as_object) else {
+            return auth;
+        };
+        for (key, scheme) in schemes {
+            let pointer = refs::child("#/components/securitySchemes", key);
+            let Ok((scheme, _)) = refs::follow(doc, scheme, &pointer) else { continue };
+            let ty = scheme.get("type").and_then(Value::as_str).unwrap_or_default();
+            let http = scheme.get("scheme").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
+            let text = |k: &str| scheme.get(k).and_then(Value::as_str).map(str::trim).filter(|t| !t.is_empty());
+            let mut node = Map::new();
+            match (ty, http.as_str()) {
+                ("http", "bearer") => {
+                    node.insert("type".into(), json!("bearer"));
+                }
+                ("http", "basic") => {
+                    node.insert("type".into(), json!("basic"));
+                }
+                ("oauth2" | "openIdConnect", _) => {
+                    // The client presents the token it obtained as a bearer token.
+                    self.gaps.note(gaps::OAUTH, &pointer);
+                    node.insert("type".into(), json!("bearer"));
+                }
+                // A "key" in the `Authorization` header is a bearer token (Kubernetes).
+                ("apiKey", _)
+                    if text("in") == Some("header")
+                        && text("name").is_some_and(|n| n.eq_ignore_ascii_case("authorization")) =>
+                {
+                    node.insert("type".into(), json!("bearer"));
+                }
+                ("apiKey", _) => {
+                    let location = text("in").filter(|l| matches!(*l, "header" | "query" | "cookie"));
+                    let name =
+                        text("name").filter(|n| is_token(n) && !(location == Some("header") && is_reserved_header(n)));
+                    let (Some(location), Some(name)) = (location, name) else {
+                        auth.other.insert(key.clone(), gaps::API_KEY);
+                        continue;
+                    };
+                    node.insert("type".into(), json!("api-key"));
+                    node.insert("in".into(), json!(location));
+                    node.insert("name".into(), json!(name));
+                }
+                _ => {
+                    auth.other.insert(key.clone(), gaps::BASIC);
+                    continue;
+                }
+            }
+            if let Some(description) = text("description") {
+                node.insert("description".into(), json!(description));
+            }
+            let name = if key == "none" { "none-scheme".to_owned() } else { key.clone() };
+            // Two schemes the same in Rust (`bearerAuth`, `BearerAuth`): the same scheme when
+            // they say the same, else the second under another name.
+            let rust = |n: &str| sanitize(n, Case::Snake);
+            let same = auth.schemes.values().find(|(other, _)| rust(other) == rust(&name)).cloned();
+            let name = match same {
+                Some((other, other_node)) if other_node == node => other,
+                Some(_) => (2..)
+                    .map(|i| format!("{name}{i}"))
+                    .find(|n| auth.schemes.values().all(|(o, _)| rust(o) != rust(n)))
+                    .unwrap_or(name),
+                None => name,
+            };
+            if auth.schemes.values().any(|(other, _)| *other == name) {
+                auth.aliases.insert(key.clone(), name);
+                continue;
+            }
+            auth.schemes.insert(key.clone(), (name, node));
+        }
+        auth
+    }
+
+    /// The scheme an operation declaring an `Authorization` header parameter needs: the
+    /// document's first bearer scheme, else a bearer scheme `authorization` declared here.
+    pub(super) fn authorization_scheme(&mut self) -> String {
+        let bearer = |node: &Map<String, Value>| node.get("type") == Some(&json!("bearer"));
+        if let Some((name, _)) = self.auth.schemes.values().find(|(_, node)| bearer(node)) {
+            return name.clone();
+        }
+        let taken: BTreeSet<String> = self.auth.schemes.values().map(|(name, _)| name.clone()).collect();
+        let name = (1..).map(|i| if i == 1 { "authorization".to_owned() } else { format!("authorization{i}") });
+        let name = name.into_iter().find(|n| !taken.contains(n)).unwrap_or_default();
+        let mut node = Map::new();
+        node.insert("type".into(), json!("bearer"));
+        node.insert("description".into(), json!("The `Authorization` header the document declares as a parameter."));
+        // Keyed apart from the document's schemes: no security requirement names it.
+        self.auth.schemes.insert(format!("\u{0}{name}"), (name.clone(), node));
+        name
+    }
+
+    /// The auth of an operation, when it differs from the default the spec gets: a scheme's
+    /// name, a list of alternatives, or `none`. An alternative needing several schemes at
+    /// once keeps its first, and one allowing no credential is dropped (gap `optional-auth`).
+    pub(super) fn operation_auth(
+        &mut self,
+        op: &Map<String, Value>,
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> Option<Value> {
+        let doc = self.doc;
+        let requirement = op.get("security").or_else(|| doc.get("security"));
+        let alternatives: Vec<Vec<String>> = requirement
+            .and_then(Value::as_array)
+            .map(|list| {
+                list.iter()
+                    .map(|alt| alt.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let default_scheme = self.auth.schemes.values().next().map(|(n, _)| n.clone());
+        // Without `api.auth` the format's default is a bearer scheme: a public operation says so.
+        if alternatives.is_empty() {
+            return Some(json!("none"));
+        }
+        // Each requirement object is an alternative; its schemes are carried together.
+        let mut kept: Vec<Vec<String>> = Vec::new();
+        let mut partial = false;
+        let spec_name = |auth: &Auth, key: &str| {
+            auth.schemes.get(key).map(|(name, _)| name.clone()).or_else(|| auth.aliases.get(key).cloned())
+        };
+        for alternative in &alternatives {
+            let mut known: Vec<String> = Vec::new();
+            for name in alternative.iter().filter_map(|s| spec_name(&self.auth, s)) {
+                if !known.contains(&name) {
+                    known.push(name);
+                }
+            }
+            partial |= alternative.is_empty();
+            for unknown in alternative.iter().filter(|s| spec_name(&self.auth, s).is_none()) {
+                let kind = self.auth.other.get(unknown).copied().unwrap_or(gaps::OPTIONAL_AUTH);
+                op_gaps.push(self.gaps.note(kind, pointer));
+            }
+            if !known.is_empty() && !kept.contains(&known) {
+                kept.push(known);
+            }
+        }
+        if partial {
+            op_gaps.push(self.gaps.note(gaps::OPTIONAL_AUTH, pointer));
+        }
+        match kept.as_slice() {
+            [] => Some(json!("none")),
+            [one] if one.len() == 1 && Some(&one[0]) == default_scheme.as_ref() => None,
+            [one] if one.len() == 1 => Some(json!(one[0])),
+            _ => Some(Value::Array(
+                kept.into_iter().map(|set| if set.len() == 1 { json!(set[0]) } else { json!(set) }).collect(),
+            )),
+        }
+    }
+}
+
+/// The auth schemes the format can hold (bearer tokens), by document name, and what each
+/// other scheme is.
+#[derive(Debug, Default)]
+pub struct Auth {
+    /// The schemes the format holds (bearer, basic, API keys): document name -> spec name,
+    /// with the scheme as `api.auth` declares it.
+    pub schemes: IndexMap<String, (String, Map<String, Value>)>,
+    /// Other schemes: document name -> the gap kind of why not.
+    pub other: BTreeMap<String, Kind>,
+    /// Schemes that say what another does: document name -> the spec name of that one.
+    pub aliases: BTreeMap<String, String>,
+}
