@@ -20,7 +20,7 @@ impl Importer<'_> {
         pointer: &str,
         op_gaps: &mut Vec<String>,
     ) -> Result<Option<Map<String, Value>>, LeftOut> {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let Some(body) = op.get("requestBody") else { return Ok(None) };
         let body_pointer = refs::child(pointer, "requestBody");
         let Ok((body, _)) = refs::follow(doc, body, &body_pointer) else {
@@ -121,11 +121,11 @@ impl Importer<'_> {
                 .map(|m| json!(essence(m)))
                 .collect();
             extra.push(("media_type", Value::Array(listed)));
-            if forms.iter().any(|(_, entry)| brackets_lists(self.doc, entry, schema)) {
+            if forms.iter().any(|(_, entry)| brackets_lists(self.doc.value, entry, schema)) {
                 extra.push(("style", json!("deepObject")));
             }
             let urlencoded = |m: &String| essence(m) == "application/x-www-form-urlencoded";
-            if forms.iter().any(|(m, entry)| urlencoded(m) && objects_exploded(self.doc, entry, schema)) {
+            if forms.iter().any(|(m, entry)| urlencoded(m) && objects_exploded(self.doc.value, entry, schema)) {
                 op_gaps.push(self.gaps.note(gaps::FORM_OBJECTS, &refs::child(&body_pointer, "content")));
             }
         }
@@ -166,9 +166,9 @@ impl Importer<'_> {
                     refs::child(&refs::child(&refs::child(pointer, "content"), media), "schema"),
                     format!("{op_type}Body"),
                 );
-                let mut inline = json!({"type": "object", "properties": schema_properties(self.doc, &schema)?, "required": schema_required(self.doc, &schema)});
+                let mut inline = json!({"type": "object", "properties": schema_properties(self.doc.value, &schema)?, "required": schema_required(self.doc.value, &schema)});
                 // A form closed to undeclared fields stays closed (`unknown_fields: refuse`).
-                if refs::lookup_value(self.doc, &schema).and_then(|s| s.get("additionalProperties"))
+                if refs::lookup_value(self.doc.value, &schema).and_then(|s| s.get("additionalProperties"))
                     == Some(&json!(false))
                 {
                     inline["additionalProperties"] = json!(false);
@@ -176,10 +176,10 @@ impl Importer<'_> {
                 let mut typed = self.schema(&inline, &at);
                 typed.description = None;
                 let mut keys = vec![("media_type", json!(media_essence))];
-                if brackets_lists(self.doc, entry, &schema) {
+                if brackets_lists(self.doc.value, entry, &schema) {
                     keys.push(("style", json!("deepObject")));
                 }
-                if !multipart && objects_exploded(self.doc, entry, &schema) {
+                if !multipart && objects_exploded(self.doc.value, entry, &schema) {
                     let pointer = refs::child(&refs::child(pointer, "content"), media);
                     typed.gap(self.gaps.note(gaps::FORM_OBJECTS, &pointer));
                 }
@@ -233,19 +233,19 @@ impl Importer<'_> {
     /// The fields of an object schema that are files, and whether any other field is not a
     /// scalar or a list of scalars; `None` when the schema is not an object.
     fn form_shape(&self, schema: &Value) -> Option<(Vec<(String, FormField)>, bool)> {
-        let properties = schema_properties(self.doc, schema)?;
+        let properties = schema_properties(self.doc.value, schema)?;
         let mut files = Vec::new();
         let mut nested = false;
         for (name, property) in properties.as_object()? {
-            let property = refs::lookup_value(self.doc, property)?;
+            let property = refs::lookup_value(self.doc.value, property)?;
             let binary =
                 |s: &Value| s.get("type") == Some(&json!("string")) && s.get("format") == Some(&json!("binary"));
             let scalar = |s: &Value| {
-                let s = refs::lookup_value(self.doc, s).unwrap_or(s);
+                let s = refs::lookup_value(self.doc.value, s).unwrap_or(s);
                 matches!(s.get("type").and_then(Value::as_str), Some("string" | "integer" | "number" | "boolean"))
                     && s.get("format") != Some(&json!("binary"))
             };
-            let items = property.get("items").and_then(|i| refs::lookup_value(self.doc, i));
+            let items = property.get("items").and_then(|i| refs::lookup_value(self.doc.value, i));
             if binary(property) {
                 files.push((name.clone(), FormField::File));
             } else if property.get("type") == Some(&json!("array")) && items.is_some_and(binary) {
@@ -257,7 +257,7 @@ impl Importer<'_> {
         }
         // A required name no property declares is a field of any value (`undeclared-required`),
         // which a form of scalars cannot hold.
-        let resolved = refs::lookup_value(self.doc, schema).unwrap_or(schema);
+        let resolved = refs::lookup_value(self.doc.value, schema).unwrap_or(schema);
         let required = resolved.get("required").and_then(Value::as_array).into_iter().flatten();
         if required.filter_map(Value::as_str).any(|name| properties.get(name).is_none()) {
             nested = true;

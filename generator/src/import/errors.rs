@@ -116,9 +116,9 @@ impl Importer<'_> {
         let Some(Shared { key, media, alike, inline }) = self.shared_error_schema() else { return };
         let schema = match &inline {
             Some((schema, _)) => schema,
-            None => &self.doc["components"]["schemas"][&key],
+            None => &self.doc.value["components"]["schemas"][&key],
         };
-        if is_default_error_body(self.doc, schema) {
+        if is_default_error_body(self.doc.value, schema) {
             // The format's own error body (apigen's export): only its media type to declare.
             self.errors = ErrorsTold::Unmapped(media);
             return;
@@ -134,7 +134,7 @@ impl Importer<'_> {
                 }
             }
             None => {
-                let name = self.components.get(&key).cloned().flatten().filter(|n| self.types.contains_key(n));
+                let name = self.doc.components.get(&key).cloned().flatten().filter(|n| self.types.contains_key(n));
                 (name, refs::child("#/components/schemas", &key))
             }
         };
@@ -237,7 +237,7 @@ impl Importer<'_> {
     /// The content of every error response (4xx, 5xx, `default`) that has one, with where it
     /// is (`#/paths/~1pets/get/responses/400`).
     fn error_contents(&self) -> Vec<(String, &Map<String, Value>)> {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let mut found = Vec::new();
         let paths = doc.get("paths").and_then(Value::as_object).into_iter().flatten();
         for (path, item) in paths {
@@ -291,7 +291,7 @@ impl Importer<'_> {
         if key.starts_with(INLINE) {
             return key.to_owned();
         }
-        let schema = &self.doc["components"]["schemas"][key];
+        let schema = &self.doc.value["components"]["schemas"][key];
         let Some(properties) = schema.get("properties").and_then(Value::as_object).filter(|p| !p.is_empty()) else {
             return format!("#{key}");
         };
@@ -306,7 +306,7 @@ impl Importer<'_> {
     /// True when the component `other` gives every field `node` writes (message, status,
     /// violations) the type the type `name` gives it, so a body written as `name` is one of it.
     fn writes_alike(&self, name: &str, other: &str, node: &Map<String, Value>) -> bool {
-        let Some(other) = self.components.get(other).cloned().flatten() else { return false };
+        let Some(other) = self.doc.components.get(other).cloned().flatten() else { return false };
         ["message", "status", "violations"].iter().filter_map(|k| node.get(*k).and_then(Value::as_str)).all(|pointer| {
             let one = self.field_type_at(name, pointer);
             one.is_some() && one == self.field_type_at(&other, pointer)

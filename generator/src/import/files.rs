@@ -52,7 +52,7 @@ impl Importer<'_> {
     fn extensions(&self) -> Map<String, Value> {
         const OWN: [&str; 4] = ["x-api-name", "x-generated-by", "x-gaps", "x-pagination"];
         let mut kept = Map::new();
-        for (prefix, place) in [("", Some(self.doc)), ("info.", self.doc.get("info"))] {
+        for (prefix, place) in [("", Some(self.doc.value)), ("info.", self.doc.value.get("info"))] {
             let Some(object) = place.and_then(Value::as_object) else { continue };
             for (key, value) in object.iter().filter(|(key, _)| key.starts_with("x-") && key.len() > 2) {
                 if !OWN.contains(&key.as_str()) {
@@ -103,7 +103,7 @@ impl Importer<'_> {
     /// `api.yaml`'s `api`: the name, title, version, description and source, the schemes, the
     /// servers, the error body and the extensions.
     fn api_section(&self, document: &str) -> Map<String, Value> {
-        let info = self.doc.get("info");
+        let info = self.doc.value.get("info");
         let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(str::trim).unwrap_or_default();
         // The title and version are in every generated file's header: kept to the format's
         // limits (the whole title stays in the description).
@@ -135,17 +135,14 @@ impl Importer<'_> {
             api.insert("description".into(), json!(description));
         }
         api.insert("source".into(), json!(document));
-        if !self.auth.schemes.is_empty() {
-            let schemes: Map<String, Value> = self
-                .auth
-                .schemes
-                .values()
-                .map(|(name, scheme)| (name.clone(), Value::Object(scheme.clone())))
-                .collect();
+        let schemes: Map<String, Value> = (self.doc.auth.schemes.values().chain(&self.authorization))
+            .map(|(name, scheme)| (name.clone(), Value::Object(scheme.clone())))
+            .collect();
+        if !schemes.is_empty() {
             api.insert("auth".into(), Value::Object(schemes));
         }
-        if !self.servers.is_empty() {
-            api.insert("servers".into(), Value::Array(self.servers.clone()));
+        if !self.doc.servers.is_empty() {
+            api.insert("servers".into(), Value::Array(self.doc.servers.clone()));
         }
         match &self.errors {
             super::errors::ErrorsTold::Mapped(errors) => {
@@ -175,7 +172,7 @@ impl Importer<'_> {
         if let Some(told) = &self.told_pagination {
             return Some(told.clone());
         }
-        let pagination = self.pagination.as_ref()?;
+        let pagination = self.doc.pagination.as_ref()?;
         let params = pagination.get("params")?.as_array()?;
         if !params.iter().all(|p| p.as_str().is_some_and(|p| self.shared.contains_key(p))) {
             return None;

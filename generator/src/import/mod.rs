@@ -17,6 +17,7 @@
 //! requests by the generated server).
 
 mod bodies;
+mod document;
 mod errors;
 mod failure;
 mod files;
@@ -39,6 +40,7 @@ pub mod yaml;
 pub use failure::{ImportFailure, imported_levels};
 
 use crate::model::names::Case;
+use document::Document;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -156,14 +158,12 @@ impl LeftOut {
 
 /// The state of one import.
 struct Importer<'a> {
-    doc: &'a Value,
+    /// The document and what is told from it before anything is built.
+    doc: &'a Document<'a>,
     gaps: gaps::Gaps,
     type_names: names::Taken,
     /// A name claimed before its shape is built (a component's): the first claim of it takes it.
     reuse_name: Option<String>,
-    /// Component schema keys and the type each is (`None`: not a type of the format, expanded
-    /// where used).
-    components: IndexMap<String, Option<String>>,
     /// Component keys whose type must be built though it is the format's own error body.
     needed: Vec<String>,
     types: IndexMap<String, TypeOut>,
@@ -171,10 +171,6 @@ struct Importer<'a> {
     failed: BTreeMap<String, String>,
     /// Components built merged rather than as `includes` (an included type was not built).
     no_compose: BTreeSet<String>,
-    /// The property names the document's discriminators name, found when first needed.
-    discriminator_properties: Option<BTreeSet<String>>,
-    /// The pointers of the components some `allOf` names (found once, when first asked).
-    included_components: Option<BTreeSet<String>>,
     /// Each inline shape met (its fields or values as JSON) and the type name it took.
     inline_shapes: BTreeMap<String, String>,
     /// Whether a shape met before is named rather than repeated, and how many were.
@@ -210,14 +206,9 @@ struct Importer<'a> {
     /// Document tags by their text, to the spec tag name.
     tag_names: BTreeMap<String, String>,
     tag_taken: names::Taken,
-    auth: security::Auth,
-    /// `api.servers`, as the document gives them.
-    servers: Vec<Value>,
-    /// The list convention of an apigen export (`x-pagination`).
-    pagination: Option<Map<String, Value>>,
-    /// Whether lists' pagination is told from names ([`pagination`]): the document does not
-    /// say its own (`x-pagination`, at its root or on an operation).
-    tell_pages: bool,
+    /// The bearer scheme an operation declaring an `Authorization` header parameter needs,
+    /// declared here when the document has none ([`Importer::authorization_scheme`]).
+    authorization: Option<(String, Map<String, Value>)>,
     /// Lists told whose cursor parameter is shared once every list is known.
     pending_cursors: Vec<pagination::PendingCursor>,
     /// The convention most lists share, told from names: `api.yaml`'s `pagination`.
@@ -262,9 +253,10 @@ pub fn import_named(
     crate_name: Option<&str>,
 ) -> Result<Imported, ImportError> {
     check_version(doc)?;
+    let read = Document::read(doc);
     let mut no_compose = BTreeSet::new();
     loop {
-        let mut importer = Importer::new(doc, no_compose.clone());
+        let mut importer = Importer::new(&read, no_compose.clone());
         importer.share_shapes = share;
         importer.crate_name = crate_name.map(str::to_owned);
         importer.run();
@@ -278,19 +270,16 @@ pub fn import_named(
 }
 
 impl<'a> Importer<'a> {
-    fn new(doc: &'a Value, no_compose: BTreeSet<String>) -> Self {
+    fn new(doc: &'a Document<'a>, no_compose: BTreeSet<String>) -> Self {
         Importer {
             doc,
             gaps: gaps::Gaps::default(),
-            type_names: names::Taken::new(Case::Pascal),
+            type_names: doc.component_names.clone(),
             reuse_name: None,
-            components: IndexMap::new(),
             needed: Vec::new(),
             types: IndexMap::new(),
             failed: BTreeMap::new(),
             no_compose,
-            discriminator_properties: None,
-            included_components: None,
             inline_shapes: BTreeMap::new(),
             share_shapes: true,
             crate_name: None,
@@ -309,10 +298,7 @@ impl<'a> Importer<'a> {
             tags: IndexMap::new(),
             tag_names: BTreeMap::new(),
             tag_taken: names::Taken::new(Case::Snake),
-            auth: security::Auth::default(),
-            servers: Vec::new(),
-            pagination: None,
-            tell_pages: false,
+            authorization: None,
             pending_cursors: Vec::new(),
             told_pagination: None,
             total: 0,
@@ -327,12 +313,9 @@ impl<'a> Importer<'a> {
     /// Every pass up to settling the unions.
     fn run(&mut self) {
         self.carry_gaps();
-        self.declare_components();
         self.build_components();
         self.declare_tags();
-        self.auth = self.security_schemes();
-        self.pagination = self.doc.get("x-pagination").and_then(Value::as_object).cloned();
-        self.tell_pages = self.pagination.is_none() && !says_pagination(self.doc);
+        self.note_scheme_gaps();
         self.tell_errors();
         self.paths();
         self.settle_cursors();
@@ -373,7 +356,7 @@ impl Importer<'_> {
 
     /// The type name of component schema `key`, when it is a type of the format.
     fn component_type(&mut self, key: &str) -> Option<String> {
-        let name = self.components.get(key)?.clone()?;
+        let name = self.doc.components.get(key)?.clone()?;
         if !self.types.contains_key(&name) && !self.needed.contains(&key.to_owned()) {
             self.needed.push(key.to_owned());
         }
@@ -382,7 +365,7 @@ impl Importer<'_> {
 
     /// Gaps an apigen export carries (`x-gaps`), kept under their ids.
     fn carry_gaps(&mut self) {
-        let Some(carried) = self.doc.get("x-gaps").and_then(Value::as_object) else { return };
+        let Some(carried) = self.doc.value.get("x-gaps").and_then(Value::as_object) else { return };
         for (id, gap) in carried {
             let text = |key: &str| gap.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
             let (source, text_gap, decision) = (text("source"), text("gap"), text("decision"));
@@ -392,24 +375,14 @@ impl Importer<'_> {
         }
     }
 
-    /// Names every component schema that is a type of the format, before any is built, so
-    /// references may point anywhere.
-    fn declare_components(&mut self) {
-        let Some(schemas) = self.doc.pointer("/components/schemas").and_then(Value::as_object) else { return };
-        for (key, schema) in schemas {
-            let name = is_named_type(schema).then(|| self.type_names.claim(&names::type_name(key)));
-            self.components.insert(key.clone(), name);
-        }
-    }
-
     /// Builds every component type, but for the format's own error body (built only when
     /// something else uses it).
     fn build_components(&mut self) {
         let keys: Vec<(String, String)> =
-            self.components.iter().filter_map(|(k, n)| Some((k.clone(), n.clone()?))).collect();
+            self.doc.components.iter().filter_map(|(k, n)| Some((k.clone(), n.clone()?))).collect();
         for (key, name) in keys {
-            let schema = &self.doc["components"]["schemas"][&key];
-            if is_default_error_body(self.doc, schema) {
+            let schema = &self.doc.value["components"]["schemas"][&key];
+            if is_default_error_body(self.doc.value, schema) {
                 continue;
             }
             self.build_component(&key, &name);
@@ -428,7 +401,7 @@ impl Importer<'_> {
             })
         });
         broken
-            .filter_map(|(name, _)| self.components.iter().find(|(_, n)| n.as_deref() == Some(name.as_str())))
+            .filter_map(|(name, _)| self.doc.components.iter().find(|(_, n)| n.as_deref() == Some(name.as_str())))
             .map(|(key, _)| key.clone())
             .collect()
     }
@@ -438,7 +411,7 @@ impl Importer<'_> {
         while let Some(key) = self.needed.pop() {
             // A component is built once: one that failed is not tried again (two components
             // including each other would otherwise ask for each other forever).
-            if let Some(Some(name)) = self.components.get(&key).cloned()
+            if let Some(Some(name)) = self.doc.components.get(&key).cloned()
                 && !self.types.contains_key(&name)
                 && !self.failed.contains_key(&name)
             {
@@ -448,7 +421,7 @@ impl Importer<'_> {
     }
 
     fn build_component(&mut self, key: &str, name: &str) {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let schema = &doc["components"]["schemas"][key];
         let pointer = refs::child("#/components/schemas", key);
         self.reuse_name = Some(name.to_owned());
@@ -514,89 +487,6 @@ fn add_gaps(node: &mut Map<String, Value>, ids: &[String]) {
     }
 }
 
-/// True when a component schema becomes a named type of the format (an object, a string
-/// enumeration, a union); other schemas (scalars, lists, maps) are expanded where used.
-fn is_named_type(schema: &Value) -> bool {
-    let Some(map) = schema.as_object() else { return false };
-    if map.contains_key("$ref") {
-        return false;
-    }
-    if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
-        let shaping = parts
-            .iter()
-            .filter(|p| {
-                p.as_object().is_some_and(|m| {
-                    m.keys().any(|k| k != "description" && k != "title" && k != "nullable" && !k.starts_with("x-"))
-                })
-            })
-            .count();
-        let own = map.contains_key("properties");
-        return shaping > 1 || own || parts.first().is_some_and(|p| p.get("$ref").is_none() && is_named_type(p));
-    }
-    for key in ["oneOf", "anyOf"] {
-        if map.get(key).is_some() && map.get("x-open-union") == Some(&Value::Bool(true)) {
-            return true;
-        }
-        if let Some(variants) = map.get(key).and_then(Value::as_array) {
-            let real: Vec<&Value> = variants
-                .iter()
-                .filter(|v| v.get("type") != Some(&Value::String("null".into())))
-                .filter(|v| {
-                    map.get("x-open-union") != Some(&Value::Bool(true))
-                        || v.get("type").is_some()
-                        || v.get("$ref").is_some()
-                })
-                .collect();
-            let open_enum = real.len() == 2 && real.iter().any(|v| v.get("enum").is_some());
-            let constraining = real
-                .iter()
-                .all(|v| v.get("type").is_none() && v.get("$ref").is_none() && v.get("properties").is_none());
-            if real.len() >= 2 && open_enum {
-                return true;
-            }
-            if real.len() >= 2 && !constraining {
-                return true;
-            }
-            if real.len() == 1 && !constraining {
-                return false;
-            }
-        }
-    }
-    let ty = map.get("type");
-    let non_null_types = ty.and_then(Value::as_array).map(|a| a.iter().filter(|t| t.as_str() != Some("null")).count());
-    if non_null_types.is_some_and(|n| n >= 2) {
-        return true; // `type: [integer, string]`: a union.
-    }
-    let is = |t: &str| {
-        ty == Some(&Value::String(t.into()))
-            || ty.and_then(Value::as_array).is_some_and(|a| a.contains(&Value::String(t.into())))
-    };
-    if map
-        .get("enum")
-        .and_then(Value::as_array)
-        .is_some_and(|v| !v.is_empty() && v.iter().all(|x| x.is_string() || x.is_null()))
-        && (ty.is_none() || is("string"))
-    {
-        return true;
-    }
-    // An enumeration of integers.
-    if map
-        .get("enum")
-        .and_then(Value::as_array)
-        .is_some_and(|v| v.iter().any(Value::is_i64) && v.iter().all(|x| x.is_i64() || x.is_null()))
-        && is("integer")
-    {
-        return true;
-    }
-    let object =
-        is("object") || (ty.is_none() && (map.contains_key("properties") || map.contains_key("additionalProperties")));
-    if !object {
-        return false;
-    }
-    let has_properties = map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
-    has_properties || map.get("additionalProperties") == Some(&Value::Bool(false))
-}
-
 /// True when a schema is the format's own error body, `{"error": {"code", "message",
 /// "violations"?}}` and nothing more: the generated code has it already. (Google's `{"error":
 /// {"code", "message", "status"}}` says more, and is a type of its own.)
@@ -610,16 +500,6 @@ fn is_default_error_body(doc: &Value, schema: &Value) -> bool {
     }
     inner.get("code").and_then(|c| c.get("type")) == Some(&Value::String("integer".into()))
         && inner.get("message").and_then(|m| m.get("type")) == Some(&Value::String("string".into()))
-}
-
-/// True when an operation of the document says how it pages (`x-pagination`, apigen's export).
-fn says_pagination(doc: &Value) -> bool {
-    let paths = doc.get("paths").and_then(Value::as_object);
-    paths
-        .into_iter()
-        .flatten()
-        .filter_map(|(_, item)| item.as_object())
-        .any(|item| item.values().any(|op| op.get("x-pagination").is_some()))
 }
 
 /// A mapping of `pairs`, in their order.

@@ -7,7 +7,7 @@ use heck::{ToKebabCase, ToLowerCamelCase, ToPascalCase};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Names taken in one namespace, by the Rust name derived from each.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Taken {
     rust: BTreeSet<String>,
     case: Option<Case>,

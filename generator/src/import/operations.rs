@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 impl Importer<'_> {
     /// The document's tags, in order, named for the spec.
     pub(super) fn declare_tags(&mut self) {
-        let doc = self.doc;
+        let doc = self.doc.value;
         for tag in doc.get("tags").and_then(Value::as_array).into_iter().flatten() {
             let Some(text) = tag.get("name").and_then(Value::as_str) else { continue };
             let description = tag.get("description").and_then(Value::as_str).map(|d| d.trim().to_owned());
@@ -46,25 +46,17 @@ impl Importer<'_> {
     /// Gaps of the document as a whole: servers, webhooks.
     pub(super) fn note_document_gaps(&mut self) {
         let doc = self.doc;
-        let servers = doc.get("servers").and_then(Value::as_array);
-        for (i, server) in servers.into_iter().flatten().enumerate() {
-            let pointer = format!("#/servers/{i}");
-            match server_node(server) {
-                Some(node) => self.servers.push(Value::Object(node)),
-                None if server.get("url").and_then(Value::as_str) == Some("/") => {}
-                None => {
-                    self.gaps.note(gaps::SERVERS, &pointer);
-                }
-            }
+        for pointer in &doc.unusable_servers {
+            self.gaps.note(gaps::SERVERS, pointer);
         }
-        if doc.get("webhooks").and_then(Value::as_object).is_some_and(|w| !w.is_empty()) {
+        if doc.webhooks {
             self.gaps.note(gaps::WEBHOOKS, "#/webhooks");
         }
     }
 
     /// Every operation of every path, in document order.
     pub(super) fn paths(&mut self) {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let Some(paths) = doc.get("paths").and_then(Value::as_object) else { return };
         let mut routes = Routes::default();
         let mut op_names = names::Taken::new(Case::Pascal);
@@ -166,9 +158,9 @@ impl Importer<'_> {
         }
         let cx = ResponseContext {
             op_type: &op_type,
-            paginated: self.pagination.is_some() && has_pagination_params(&params, self.pagination.as_ref()),
+            paginated: self.doc.pagination.is_some() && has_pagination_params(&params, self.doc.pagination.as_ref()),
             // A GET's list whose pages its names tell (when the document does not say its own).
-            page_params: (method == "get" && self.tell_pages).then_some(params.as_slice()),
+            page_params: (method == "get" && self.doc.tell_pages).then_some(params.as_slice()),
             pointer,
         };
         let (response, errors) = self.responses(op, &cx, &mut op_gaps);
@@ -260,7 +252,7 @@ impl Importer<'_> {
         let convention: Vec<Value> = response
             .get("pagination")
             .and_then(|p| p.get("params"))
-            .or_else(|| self.pagination.as_ref().and_then(|p| p.get("params")))
+            .or_else(|| self.doc.pagination.as_ref().and_then(|p| p.get("params")))
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
@@ -430,7 +422,7 @@ impl Importer<'_> {
     /// The path's and the operation's parameters: name, location, and the value of a
     /// required one of one value.
     fn declared_params(&mut self, item: &Map<String, Value>, op: &Map<String, Value>, pointer: &str) -> Vec<Declared> {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let mut declared = Vec::new();
         for list in [item.get("parameters"), op.get("parameters")] {
             for param in list.and_then(Value::as_array).into_iter().flatten() {
@@ -596,36 +588,6 @@ fn has_pagination_params(params: &[Value], pagination: Option<&Map<String, Value
 fn lists_refusal(op: &Map<String, Value>) -> bool {
     let responses = op.get("responses").and_then(Value::as_object);
     responses.is_some_and(|r| r.keys().any(|k| matches!(k.to_ascii_uppercase().as_str(), "400" | "4XX" | "DEFAULT")))
-}
-
-/// A server as `api.servers` holds it: its URL, description and variables (each with a
-/// default); `None` for `/` (the document's own location) or a URL without a scheme.
-fn server_node(server: &Value) -> Option<Map<String, Value>> {
-    let url = server.get("url")?.as_str()?.trim();
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return None;
-    }
-    let mut node = Map::new();
-    node.insert("url".into(), json!(url));
-    if let Some(description) =
-        server.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
-    {
-        node.insert("description".into(), json!(description));
-    }
-    let mut variables = Map::new();
-    for (name, variable) in server.get("variables").and_then(Value::as_object).into_iter().flatten() {
-        let default = variable.get("default").and_then(Value::as_str)?;
-        let mut out = Map::new();
-        out.insert("default".into(), json!(default));
-        if let Some(description) = variable.get("description").and_then(Value::as_str).map(str::trim) {
-            out.insert("description".into(), json!(description));
-        }
-        variables.insert(name.clone(), Value::Object(out));
-    }
-    if !variables.is_empty() {
-        node.insert("variables".into(), Value::Object(variables));
-    }
-    Some(node)
 }
 
 /// The group of an operation the document does not tag: the first literal segment of its path

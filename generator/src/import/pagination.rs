@@ -248,7 +248,7 @@ impl Importer<'_> {
 
     /// What the names of a list's body, response and parameters say about its pages.
     fn tell(&self, schema: &Value, response: &Value, params: &[Param]) -> Told {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let Some(body) = refs::lookup_value(doc, schema) else { return Told::Plain };
         let props = properties(doc, body);
         let is_list = props.is_empty() && schema_type(body) == Some("array");
@@ -392,7 +392,7 @@ impl Importer<'_> {
     /// `api.yaml`'s `pagination` and leaves their responses (the first met of the most shared
     /// wins a tie, which cannot be more than half).
     pub(super) fn hoist_pagination(&mut self) {
-        if !self.tell_pages {
+        if !self.doc.tell_pages {
             return;
         }
         // Each convention (as text): the first operation giving it, and how many do.

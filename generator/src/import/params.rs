@@ -28,7 +28,7 @@ impl Importer<'_> {
         pointer: &str,
         op_gaps: &mut Vec<String>,
     ) -> Vec<Value> {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let mut merged: IndexMap<(String, String), (Value, String)> = IndexMap::new();
         let item_pointer = pointer.rsplit_once('/').map_or(pointer, |(item, _)| item).to_owned();
         let lists = [(item.get("parameters"), item_pointer), (op.get("parameters"), pointer.to_owned())];
@@ -174,15 +174,15 @@ impl Importer<'_> {
         let content = content.as_object().filter(|c| c.len() == 1)?;
         let (media, entry) = content.iter().next()?;
         let schema = entry.get("schema")?.clone();
-        if holds_binary(self.doc, &schema, 0) {
+        if holds_binary(self.doc.value, &schema, 0) {
             return None; // Bytes travel in no parameter.
         }
         if crate::model::Encoding::of(media) != crate::model::Encoding::Json {
             // A scalar as text (`text/plain`, or a range: telnyx's `*/*` uuid in the path) is
             // the value itself, checked as its schema says.
-            return scalar_schema(self.doc, &schema, pointer).then_some((schema, false));
+            return scalar_schema(self.doc.value, &schema, pointer).then_some((schema, false));
         }
-        if scalar_schema(self.doc, &schema, pointer) {
+        if scalar_schema(self.doc.value, &schema, pointer) {
             op_gaps.push(self.gaps.note(gaps::CONTENT_SCALAR, pointer));
             return Some((schema, false));
         }
@@ -277,7 +277,7 @@ impl Importer<'_> {
     /// query parameter). `None` for anything else (not an object, `explode: false`, a
     /// composition, an exploded object of nested values or with additional properties).
     fn object_param_style(&self, param: &Value, schema: &Value, pointer: &str) -> Option<bool> {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let (schema, _) = refs::follow(doc, schema, pointer).ok()?;
         let is_object = |s: &Value| {
             s.get("type").and_then(Value::as_str) == Some("object")
@@ -316,7 +316,7 @@ impl Importer<'_> {
         location: &str,
         pointer: &str,
     ) -> Option<bool> {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let (resolved, _) = refs::follow(doc, schema, pointer).ok()?;
         let variants = ["oneOf", "anyOf"].iter().find_map(|k| resolved.get(k)).and_then(Value::as_array)?;
         if !matches!(expr, Expr::Named(_)) || variants.is_empty() {
@@ -361,7 +361,7 @@ impl Importer<'_> {
         op_type: &str,
         (pointer, op_gaps): (&str, &mut Vec<String>),
     ) -> Option<Value> {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let component = param
             .get("$ref")
             .and_then(Value::as_str)
@@ -424,7 +424,7 @@ impl Importer<'_> {
             }
             (None, None) => json!({"type": "string"}),
         };
-        let schema = boolean_enum_as_text(self.doc, schema, pointer);
+        let schema = boolean_enum_as_text(self.doc.value, schema, pointer);
         let at = At::new(refs::child(pointer, "schema"), derived);
         let mut typed = self.schema(&schema, &at);
         if !json_keys.is_empty() {
@@ -440,7 +440,7 @@ impl Importer<'_> {
         let mut object_keys = Vec::new();
         if let Some(deep) = object_style {
             // An object, a map or a union, named (the format holds no inline object parameter).
-            let resolved = refs::follow(self.doc, &schema, pointer).map(|(s, _)| s.clone()).unwrap_or_default();
+            let resolved = refs::follow(self.doc.value, &schema, pointer).map(|(s, _)| s.clone()).unwrap_or_default();
             let is_union = ["oneOf", "anyOf"].iter().any(|k| resolved.get(k).is_some());
             let properties = resolved.get("properties").and_then(Value::as_object);
             let exploded_fields: Vec<String> = properties.map(|p| p.keys().cloned().collect()).unwrap_or_default();
@@ -552,10 +552,10 @@ impl Importer<'_> {
             Expr::Enum => true,
             Expr::Named(name) => {
                 self.types.get(name).is_some_and(|t| t.node.contains_key("enum"))
-                    || self.components.iter().any(|(key, n)| {
+                    || self.doc.components.iter().any(|(key, n)| {
                         n.as_deref() == Some(name)
-                            && self.doc["components"]["schemas"][key].get("enum").is_some()
-                            && self.doc["components"]["schemas"][key].get("oneOf").is_none()
+                            && self.doc.value["components"]["schemas"][key].get("enum").is_some()
+                            && self.doc.value["components"]["schemas"][key].get("oneOf").is_none()
                     })
             }
             _ => false,

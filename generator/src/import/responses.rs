@@ -102,7 +102,7 @@ impl Importer<'_> {
         pointer: &str,
         op_gaps: &mut Vec<String>,
     ) -> (Vec<Success>, Vec<Value>, Option<(Value, String)>) {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let responses_pointer = refs::child(pointer, "responses");
         let mut successes = Vec::new();
         let mut errors = Vec::new();
@@ -154,7 +154,7 @@ impl Importer<'_> {
         response_pointer: &str,
         op_gaps: &mut Vec<String>,
     ) -> Option<Value> {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let body = self.response_body(resolved, response_pointer);
         let default_error = body.as_ref().and_then(Option::as_ref).is_some_and(|s| is_default_error_body(doc, s));
         if matches!(body, Some(Some(_))) && !default_error && self.errors == ErrorsTold::NotShared && !self.error_noted
@@ -221,7 +221,7 @@ impl Importer<'_> {
                 let content = resolved.get("content").and_then(Value::as_object);
                 let entry = content.and_then(json_media).and_then(|(media, _)| content?.get(media));
                 if response.contains_key("type")
-                    && let Some(example) = entry.and_then(|entry| media_example(self.doc, entry))
+                    && let Some(example) = entry.and_then(|entry| media_example(self.doc.value, entry))
                 {
                     response
                         .insert(super::settle::PENDING_EXAMPLE.into(), super::settle::pending_example(example, None));
@@ -246,7 +246,7 @@ impl Importer<'_> {
         paginated: bool,
         pointer: &str,
     ) {
-        if paginated && let Some((items, envelope)) = page_items(self.doc, schema) {
+        if paginated && let Some((items, envelope)) = page_items(self.doc.value, schema) {
             let envelope = envelope.and_then(|key| self.component_type(&key));
             let at = At::new(refs::child(pointer, "items"), format!("{op_type}Item"));
             let typed = self.schema(items, &at);
@@ -260,7 +260,7 @@ impl Importer<'_> {
         let at = At::new(refs::child(pointer, "content"), format!("{op_type}Response"));
         let typed = self.schema(schema, &at);
         // A body that may be `null` (stream-io's every response): the answer is an `Option`.
-        let root = refs::follow(self.doc, schema, pointer).map(|(s, _)| s).ok();
+        let root = refs::follow(self.doc.value, schema, pointer).map(|(s, _)| s).ok();
         let null_type = |s: &Value| s.get("type").and_then(Value::as_array).is_some_and(|t| t.contains(&json!("null")));
         if typed.nullable || root.is_some_and(|s| s.get("nullable") == Some(&Value::Bool(true)) || null_type(s)) {
             response.insert("nullable".into(), json!(true));

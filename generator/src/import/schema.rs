@@ -101,12 +101,12 @@ impl Importer<'_> {
             let key = key.replace("~1", "/").replace("~0", "~");
             if let Some(name) = self.component_type(&key) {
                 let mut typed = Typed::of(Expr::Named(name));
-                let schema = self.doc["components"]["schemas"].get(&key).cloned().unwrap_or(Value::Null);
+                let schema = self.doc.value["components"]["schemas"].get(&key).cloned().unwrap_or(Value::Null);
                 typed.nullable = is_nullable(&schema);
                 return typed;
             }
         }
-        let target = match refs::lookup(self.doc, reference) {
+        let target = match refs::lookup(self.doc.value, reference) {
             Ok(target) => target,
             Err(RefProblem::External) => return self.json_because(gaps::EXTERNAL_REF, &at.pointer),
             Err(RefProblem::Broken) => return self.json_because(gaps::BROKEN_REF, &at.pointer),
@@ -195,7 +195,7 @@ impl Importer<'_> {
                     return None;
                 }
                 let key = key.replace("~1", "/").replace("~0", "~");
-                let target = self.doc["components"]["schemas"].get(&key)?.as_object()?;
+                let target = self.doc.value["components"]["schemas"].get(&key)?.as_object()?;
                 if !is_object_schema(target) || target.contains_key("discriminator") {
                     return None;
                 }
@@ -237,7 +237,7 @@ impl Importer<'_> {
         }
         // A union tags its variants by a property each holds as a constant of its own: a
         // variant inheriting that property would share its base's tag, so it is merged.
-        if inherited.keys().any(|property| self.discriminators().contains(property)) {
+        if inherited.keys().any(|property| self.doc.discriminators().contains(property)) {
             return None;
         }
         // Properties repeated from an included component must say the same; they stay there.
@@ -270,7 +270,7 @@ impl Importer<'_> {
     /// True when the component `key`, through the allOf references of the components it
     /// names, comes back to the schema at `pointer`.
     fn composes_back(&self, key: &str, pointer: &str) -> bool {
-        let schemas = &self.doc["components"]["schemas"];
+        let schemas = &self.doc.value["components"]["schemas"];
         let mut seen = BTreeSet::new();
         let mut pending = vec![key.to_owned()];
         while let Some(key) = pending.pop() {
@@ -291,33 +291,6 @@ impl Importer<'_> {
         false
     }
 
-    /// The property names any discriminator of the document names.
-    fn discriminators(&mut self) -> &BTreeSet<String> {
-        if self.discriminator_properties.is_none() {
-            let mut found = BTreeSet::new();
-            each_object(self.doc, |map| {
-                let name = map.get("discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str);
-                found.extend(name.map(str::to_owned));
-            });
-            self.discriminator_properties = Some(found);
-        }
-        self.discriminator_properties.as_ref().expect("set above")
-    }
-
-    /// True when some `allOf` of the document names the schema at `pointer`: a base whose
-    /// `required` may name what the schemas including it declare.
-    fn is_included(&mut self, pointer: &str) -> bool {
-        if self.included_components.is_none() {
-            let mut found = BTreeSet::new();
-            each_object(self.doc, |map| {
-                let parts = map.get("allOf").and_then(Value::as_array).into_iter().flatten();
-                found.extend(parts.filter_map(|p| p.get("$ref")?.as_str()).map(str::to_owned));
-            });
-            self.included_components = Some(found);
-        }
-        self.included_components.as_ref().is_some_and(|found| found.contains(pointer))
-    }
-
     /// Merges a schema and its allOf parts (references followed) into one mapping: properties
     /// and required lists add up, other keys of later parts win. A referenced part is merged
     /// once and remembered; a part naming a schema being merged (a cycle) is left out, with a
@@ -328,7 +301,7 @@ impl Importer<'_> {
         }
         if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
             for part in parts {
-                let Ok((target, pointer)) = refs::follow(self.doc, part, &at.pointer) else {
+                let Ok((target, pointer)) = refs::follow(self.doc.value, part, &at.pointer) else {
                     self.gaps.note(gaps::BROKEN_REF, &at.pointer);
                     continue;
                 };
@@ -911,7 +884,7 @@ impl Importer<'_> {
         at: &At,
     ) {
         // A base others include may require what they declare (Box's `...--Base`): left to them.
-        if self.is_included(&at.pointer) {
+        if self.doc.is_included(&at.pointer) {
             return;
         }
         let additional = match map.get("additionalProperties") {
@@ -1213,10 +1186,10 @@ impl Importer<'_> {
     fn enum_accepts(&self, name: &str, value: &Value) -> bool {
         let Some(ty) = self.types.get(name) else {
             // A component enumeration not built yet: read the document's values.
-            let Some((key, _)) = self.components.iter().find(|(_, n)| n.as_deref() == Some(name)) else {
+            let Some((key, _)) = self.doc.components.iter().find(|(_, n)| n.as_deref() == Some(name)) else {
                 return false;
             };
-            let schema = &self.doc["components"]["schemas"][key];
+            let schema = &self.doc.value["components"]["schemas"][key];
             let listed = |s: &Value| s["enum"].as_array().is_some_and(|v| v.contains(value));
             let kind = if value.is_string() { "string" } else { "integer" };
             let open = schema["anyOf"]
@@ -1421,20 +1394,6 @@ fn claim_rust_name(taken: &mut names::Taken, wire: &str, wanted: Option<&str>) -
     (rust != sanitize(wire, Case::Snake)).then_some(rust)
 }
 
-/// Calls `visit` on every object of `doc`, at any depth.
-fn each_object(doc: &Value, mut visit: impl FnMut(&Map<String, Value>)) {
-    let mut pending = vec![doc];
-    while let Some(value) = pending.pop() {
-        match value {
-            Value::Object(map) => {
-                visit(map);
-                pending.extend(map.values());
-            }
-            Value::Array(items) => pending.extend(items),
-            _ => {}
-        }
-    }
-}
 /// The model's type of a scalar of the format (`string`, `integer`, ...); `None` for `json`.
 fn scalar_ref(name: &str) -> Option<crate::model::TypeRef> {
     use crate::model::TypeRef;

@@ -11,97 +11,32 @@ use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Importer<'_> {
-    /// The security schemes: bearer, OAuth 2 and OpenID Connect (which send bearer tokens)
-    /// are kept; API keys and basic authentication are noted for the operations needing them.
-    pub(super) fn security_schemes(&mut self) -> Auth {
-        let mut auth = Auth::default();
+    /// Notes gap `oauth` at each OAuth 2 or OpenID Connect scheme (kept as a bearer scheme).
+    pub(super) fn note_scheme_gaps(&mut self) {
         let doc = self.doc;
-        let Some(schemes) = doc.pointer("/components/securitySchemes").and_then(Value::as_object) else {
-            return auth;
-        };
-        for (key, scheme) in schemes {
-            let pointer = refs::child("#/components/securitySchemes", key);
-            let Ok((scheme, _)) = refs::follow(doc, scheme, &pointer) else { continue };
-            let ty = scheme.get("type").and_then(Value::as_str).unwrap_or_default();
-            let http = scheme.get("scheme").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
-            let text = |k: &str| scheme.get(k).and_then(Value::as_str).map(str::trim).filter(|t| !t.is_empty());
-            let mut node = Map::new();
-            match (ty, http.as_str()) {
-                ("http", "bearer") => {
-                    node.insert("type".into(), json!("bearer"));
-                }
-                ("http", "basic") => {
-                    node.insert("type".into(), json!("basic"));
-                }
-                ("oauth2" | "openIdConnect", _) => {
-                    // The client presents the token it obtained as a bearer token.
-                    self.gaps.note(gaps::OAUTH, &pointer);
-                    node.insert("type".into(), json!("bearer"));
-                }
-                // A "key" in the `Authorization` header is a bearer token (Kubernetes).
-                ("apiKey", _)
-                    if text("in") == Some("header")
-                        && text("name").is_some_and(|n| n.eq_ignore_ascii_case("authorization")) =>
-                {
-                    node.insert("type".into(), json!("bearer"));
-                }
-                ("apiKey", _) => {
-                    let location = text("in").filter(|l| matches!(*l, "header" | "query" | "cookie"));
-                    let name =
-                        text("name").filter(|n| is_token(n) && !(location == Some("header") && is_reserved_header(n)));
-                    let (Some(location), Some(name)) = (location, name) else {
-                        auth.other.insert(key.clone(), gaps::API_KEY);
-                        continue;
-                    };
-                    node.insert("type".into(), json!("api-key"));
-                    node.insert("in".into(), json!(location));
-                    node.insert("name".into(), json!(name));
-                }
-                _ => {
-                    auth.other.insert(key.clone(), gaps::BASIC);
-                    continue;
-                }
-            }
-            if let Some(description) = text("description") {
-                node.insert("description".into(), json!(description));
-            }
-            let name = if key == "none" { "none-scheme".to_owned() } else { key.clone() };
-            // Two schemes the same in Rust (`bearerAuth`, `BearerAuth`): the same scheme when
-            // they say the same, else the second under another name.
-            let rust = |n: &str| sanitize(n, Case::Snake);
-            let same = auth.schemes.values().find(|(other, _)| rust(other) == rust(&name)).cloned();
-            let name = match same {
-                Some((other, other_node)) if other_node == node => other,
-                Some(_) => (2..)
-                    .map(|i| format!("{name}{i}"))
-                    .find(|n| auth.schemes.values().all(|(o, _)| rust(o) != rust(n)))
-                    .unwrap_or(name),
-                None => name,
-            };
-            if auth.schemes.values().any(|(other, _)| *other == name) {
-                auth.aliases.insert(key.clone(), name);
-                continue;
-            }
-            auth.schemes.insert(key.clone(), (name, node));
+        for pointer in &doc.auth.oauth {
+            self.gaps.note(gaps::OAUTH, pointer);
         }
-        auth
     }
 
     /// The scheme an operation declaring an `Authorization` header parameter needs: the
     /// document's first bearer scheme, else a bearer scheme `authorization` declared here.
     pub(super) fn authorization_scheme(&mut self) -> String {
         let bearer = |node: &Map<String, Value>| node.get("type") == Some(&json!("bearer"));
-        if let Some((name, _)) = self.auth.schemes.values().find(|(_, node)| bearer(node)) {
+        if let Some((name, _)) = self.doc.auth.schemes.values().find(|(_, node)| bearer(node)) {
             return name.clone();
         }
-        let taken: BTreeSet<String> = self.auth.schemes.values().map(|(name, _)| name.clone()).collect();
+        if let Some((name, _)) = &self.authorization {
+            return name.clone();
+        }
+        let taken: BTreeSet<String> = self.doc.auth.schemes.values().map(|(name, _)| name.clone()).collect();
         let name = (1..).map(|i| if i == 1 { "authorization".to_owned() } else { format!("authorization{i}") });
         let name = name.into_iter().find(|n| !taken.contains(n)).unwrap_or_default();
         let mut node = Map::new();
         node.insert("type".into(), json!("bearer"));
         node.insert("description".into(), json!("The `Authorization` header the document declares as a parameter."));
-        // Keyed apart from the document's schemes: no security requirement names it.
-        self.auth.schemes.insert(format!("\u{0}{name}"), (name.clone(), node));
+        // Apart from the document's schemes: no security requirement names it.
+        self.authorization = Some((name.clone(), node));
         name
     }
 
@@ -114,7 +49,7 @@ impl Importer<'_> {
         pointer: &str,
         op_gaps: &mut Vec<String>,
     ) -> Option<Value> {
-        let doc = self.doc;
+        let doc = self.doc.value;
         let requirement = op.get("security").or_else(|| doc.get("security"));
         let alternatives: Vec<Vec<String>> = requirement
             .and_then(Value::as_array)
@@ -124,7 +59,8 @@ impl Importer<'_> {
                     .collect()
             })
             .unwrap_or_default();
-        let default_scheme = self.auth.schemes.values().next().map(|(n, _)| n.clone());
+        let declared = self.authorization.as_ref();
+        let default_scheme = self.doc.auth.schemes.values().next().or(declared).map(|(n, _)| n.clone());
         // Without `api.auth` the format's default is a bearer scheme: a public operation says so.
         if alternatives.is_empty() {
             return Some(json!("none"));
@@ -137,14 +73,14 @@ impl Importer<'_> {
         };
         for alternative in &alternatives {
             let mut known: Vec<String> = Vec::new();
-            for name in alternative.iter().filter_map(|s| spec_name(&self.auth, s)) {
+            for name in alternative.iter().filter_map(|s| spec_name(&self.doc.auth, s)) {
                 if !known.contains(&name) {
                     known.push(name);
                 }
             }
             partial |= alternative.is_empty();
-            for unknown in alternative.iter().filter(|s| spec_name(&self.auth, s).is_none()) {
-                let kind = self.auth.other.get(unknown).copied().unwrap_or(gaps::OPTIONAL_AUTH);
+            for unknown in alternative.iter().filter(|s| spec_name(&self.doc.auth, s).is_none()) {
+                let kind = self.doc.auth.other.get(unknown).copied().unwrap_or(gaps::OPTIONAL_AUTH);
                 op_gaps.push(self.gaps.note(kind, pointer));
             }
             if !known.is_empty() && !kept.contains(&known) {
@@ -176,4 +112,82 @@ pub struct Auth {
     pub other: BTreeMap<String, Kind>,
     /// Schemes that say what another does: document name -> the spec name of that one.
     pub aliases: BTreeMap<String, String>,
+    /// The pointers of the OAuth 2 and OpenID Connect schemes, kept as bearer schemes (gap
+    /// `oauth`).
+    pub oauth: Vec<String>,
+}
+
+/// The security schemes: bearer, OAuth 2 and OpenID Connect (which send bearer tokens)
+/// are kept; API keys and basic authentication are noted for the operations needing them.
+pub(super) fn schemes(doc: &Value) -> Auth {
+    let mut auth = Auth::default();
+    let Some(schemes) = doc.pointer("/components/securitySchemes").and_then(Value::as_object) else {
+        return auth;
+    };
+    for (key, scheme) in schemes {
+        let pointer = refs::child("#/components/securitySchemes", key);
+        let Ok((scheme, _)) = refs::follow(doc, scheme, &pointer) else { continue };
+        let ty = scheme.get("type").and_then(Value::as_str).unwrap_or_default();
+        let http = scheme.get("scheme").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
+        let text = |k: &str| scheme.get(k).and_then(Value::as_str).map(str::trim).filter(|t| !t.is_empty());
+        let mut node = Map::new();
+        match (ty, http.as_str()) {
+            ("http", "bearer") => {
+                node.insert("type".into(), json!("bearer"));
+            }
+            ("http", "basic") => {
+                node.insert("type".into(), json!("basic"));
+            }
+            ("oauth2" | "openIdConnect", _) => {
+                // The client presents the token it obtained as a bearer token.
+                auth.oauth.push(pointer.clone());
+                node.insert("type".into(), json!("bearer"));
+            }
+            // A "key" in the `Authorization` header is a bearer token (Kubernetes).
+            ("apiKey", _)
+                if text("in") == Some("header")
+                    && text("name").is_some_and(|n| n.eq_ignore_ascii_case("authorization")) =>
+            {
+                node.insert("type".into(), json!("bearer"));
+            }
+            ("apiKey", _) => {
+                let location = text("in").filter(|l| matches!(*l, "header" | "query" | "cookie"));
+                let name =
+                    text("name").filter(|n| is_token(n) && !(location == Some("header") && is_reserved_header(n)));
+                let (Some(location), Some(name)) = (location, name) else {
+                    auth.other.insert(key.clone(), gaps::API_KEY);
+                    continue;
+                };
+                node.insert("type".into(), json!("api-key"));
+                node.insert("in".into(), json!(location));
+                node.insert("name".into(), json!(name));
+            }
+            _ => {
+                auth.other.insert(key.clone(), gaps::BASIC);
+                continue;
+            }
+        }
+        if let Some(description) = text("description") {
+            node.insert("description".into(), json!(description));
+        }
+        let name = if key == "none" { "none-scheme".to_owned() } else { key.clone() };
+        // Two schemes the same in Rust (`bearerAuth`, `BearerAuth`): the same scheme when
+        // they say the same, else the second under another name.
+        let rust = |n: &str| sanitize(n, Case::Snake);
+        let same = auth.schemes.values().find(|(other, _)| rust(other) == rust(&name)).cloned();
+        let name = match same {
+            Some((other, other_node)) if other_node == node => other,
+            Some(_) => (2..)
+                .map(|i| format!("{name}{i}"))
+                .find(|n| auth.schemes.values().all(|(o, _)| rust(o) != rust(n)))
+                .unwrap_or(name),
+            None => name,
+        };
+        if auth.schemes.values().any(|(other, _)| *other == name) {
+            auth.aliases.insert(key.clone(), name);
+            continue;
+        }
+        auth.schemes.insert(key.clone(), (name, node));
+    }
+    auth
 }
