@@ -24,14 +24,14 @@ impl Importer<'_> {
         let Some(body) = op.get("requestBody") else { return Ok(None) };
         let body_pointer = refs::child(pointer, "requestBody");
         let Ok((body, _)) = refs::follow(doc, body, &body_pointer) else {
-            op_gaps.push(self.gaps.note(gaps::BROKEN_REF, &body_pointer));
+            op_gaps.push(self.built.gaps.note(gaps::BROKEN_REF, &body_pointer));
             return Ok(None);
         };
         let required = body.get("required") == Some(&Value::Bool(true));
         // A DELETE may carry a body (Circuit's `DELETE .../moderators` lists whom); a GET or
         // HEAD may not, in the format as in HTTP's semantics.
         if matches!(method, "get" | "head") {
-            op_gaps.push(self.gaps.note(gaps::BODY_ON_GET, &body_pointer));
+            op_gaps.push(self.built.gaps.note(gaps::BODY_ON_GET, &body_pointer));
             return Ok(None);
         }
         let content = body.get("content").and_then(Value::as_object);
@@ -40,7 +40,7 @@ impl Importer<'_> {
             && let Some((mut node, all_kept)) = content.and_then(|c| self.other_body(c, op_type, &body_pointer))
         {
             if !all_kept {
-                op_gaps.push(self.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
+                op_gaps.push(self.built.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
             }
             if let Some(description) = description {
                 node.insert("description".into(), json!(description));
@@ -58,7 +58,7 @@ impl Importer<'_> {
                     format!("its required request body is {}", types.join(", ")),
                 ));
             }
-            op_gaps.push(self.gaps.note(gaps::NON_JSON_BODY, &body_pointer));
+            op_gaps.push(self.built.gaps.note(gaps::NON_JSON_BODY, &body_pointer));
             return Ok(None);
         };
         let at = At::new(
@@ -126,11 +126,11 @@ impl Importer<'_> {
             }
             let urlencoded = |m: &String| essence(m) == "application/x-www-form-urlencoded";
             if forms.iter().any(|(m, entry)| urlencoded(m) && objects_exploded(self.doc.value, entry, schema)) {
-                op_gaps.push(self.gaps.note(gaps::FORM_OBJECTS, &refs::child(&body_pointer, "content")));
+                op_gaps.push(self.built.gaps.note(gaps::FORM_OBJECTS, &refs::child(&body_pointer, "content")));
             }
         }
         if content.into_iter().flatten().any(|(m, _)| !kept(m)) {
-            op_gaps.push(self.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
+            op_gaps.push(self.built.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
         }
         Ok(Some(typed.node(extra)))
     }
@@ -181,7 +181,7 @@ impl Importer<'_> {
                 }
                 if !multipart && objects_exploded(self.doc.value, entry, &schema) {
                     let pointer = refs::child(&refs::child(pointer, "content"), media);
-                    typed.gap(self.gaps.note(gaps::FORM_OBJECTS, &pointer));
+                    typed.gap(self.built.gaps.note(gaps::FORM_OBJECTS, &pointer));
                 }
                 let mut node = typed.node(keys);
                 // Files: `format: binary` strings of a multipart form.

@@ -120,7 +120,7 @@ impl Importer<'_> {
         };
         if is_default_error_body(self.doc.value, schema) {
             // The format's own error body (apigen's export): only its media type to declare.
-            self.errors = ErrorsTold::Unmapped(media);
+            self.built.errors = ErrorsTold::Unmapped(media);
             return;
         }
         let (name, pointer) = match inline {
@@ -134,7 +134,8 @@ impl Importer<'_> {
                 }
             }
             None => {
-                let name = self.doc.components.get(&key).cloned().flatten().filter(|n| self.types.contains_key(n));
+                let name =
+                    self.doc.components.get(&key).cloned().flatten().filter(|n| self.built.types.contains_key(n));
                 (name, refs::child("#/components/schemas", &key))
             }
         };
@@ -145,36 +146,36 @@ impl Importer<'_> {
         if let (Ok(node), Some(name)) = (&node, &name)
             && !alike.iter().all(|other| self.writes_alike(name, other, node))
         {
-            self.gaps.note(gaps::ERROR_BODY, &pointer);
-            self.errors = ErrorsTold::Unmapped(media);
+            self.built.gaps.note(gaps::ERROR_BODY, &pointer);
+            self.built.errors = ErrorsTold::Unmapped(media);
             return; // Alike in names, not in the types of what the router writes.
         }
         let (told, kind) = match node {
             Ok(node) => (ErrorsTold::Mapped(node), gaps::ERROR_BODY_BY_NAME),
             Err(kind) => (ErrorsTold::Unmapped(media), kind),
         };
-        let id = self.gaps.note(kind, &pointer);
-        if let Some(ty) = name.and_then(|name| self.types.get_mut(&name)) {
+        let id = self.built.gaps.note(kind, &pointer);
+        if let Some(ty) = name.and_then(|name| self.built.types.get_mut(&name)) {
             add_gaps(&mut ty.node, &[id]);
         }
         if matches!(told, ErrorsTold::Mapped(_)) {
-            self.error_keys = std::iter::once(key).chain(alike).collect();
+            self.built.error_keys = std::iter::once(key).chain(alike).collect();
         }
-        self.errors = told;
+        self.built.errors = told;
     }
 
     /// Notes gap `error-body-elsewhere` where a client error response (4xx, `default`) of an
     /// operation answers a JSON body other than the one `api.errors` maps: the router's own
     /// refusals of that operation are written in `api.errors` all the same.
     pub(super) fn note_error_elsewhere(&mut self, resolved: &Value, pointer: &str, op_gaps: &mut Vec<String>) {
-        if self.error_keys.is_empty() {
+        if self.built.error_keys.is_empty() {
             return;
         }
         let Some((_, schema)) = resolved.get("content").and_then(Value::as_object).and_then(json_media) else {
             return;
         };
-        if error_schema_key(schema).is_some_and(|key| !self.error_keys.contains(&key)) {
-            op_gaps.push(self.gaps.note(gaps::ERROR_BODY_ELSEWHERE, pointer));
+        if error_schema_key(schema).is_some_and(|key| !self.built.error_keys.contains(&key)) {
+            op_gaps.push(self.built.gaps.note(gaps::ERROR_BODY_ELSEWHERE, pointer));
         }
     }
 
@@ -270,7 +271,7 @@ impl Importer<'_> {
             .map(|(pointer, _)| pointer)
             .collect();
         for pointer in places {
-            self.gaps.note(gaps::ERROR_MEDIA, &pointer);
+            self.built.gaps.note(gaps::ERROR_MEDIA, &pointer);
         }
     }
 
@@ -464,7 +465,8 @@ impl Importer<'_> {
     fn has_sample(&self, field: &Map<String, Value>) -> bool {
         let ty = field_type(field);
         let scalar = matches!(ty, "string" | "integer" | "number" | "boolean" | "url" | "date-time");
-        let enumeration = field.contains_key("enum") || self.types.get(ty).is_some_and(|t| t.node.contains_key("enum"));
+        let enumeration =
+            field.contains_key("enum") || self.built.types.get(ty).is_some_and(|t| t.node.contains_key("enum"));
         (scalar && (!field.contains_key("pattern") || field.contains_key("sample"))) || enumeration
     }
 }

@@ -16,8 +16,8 @@ impl Importer<'_> {
         let mut files = vec![("api.yaml".to_owned(), yaml::file(&api))];
         // Operations by tag, in one pass (a document may have as many tags as operations).
         let mut by_tag: indexmap::IndexMap<&str, Vec<(String, Value)>> =
-            self.tags.keys().map(|tag| (tag.as_str(), Vec::new())).collect();
-        for op in &self.operations {
+            self.built.tags.keys().map(|tag| (tag.as_str(), Vec::new())).collect();
+        for op in &self.built.operations {
             if let Some(ops) = by_tag.get_mut(op.tag.as_str()) {
                 ops.push((op.name.clone(), Value::Object(op.node.clone())));
             }
@@ -27,24 +27,24 @@ impl Importer<'_> {
             files.extend(parts(tag, header, "operations", ops));
         }
         let types: Vec<(String, Value)> =
-            self.types.iter().map(|(name, ty)| (name.clone(), Value::Object(ty.node.clone()))).collect();
+            self.built.types.iter().map(|(name, ty)| (name.clone(), Value::Object(ty.node.clone()))).collect();
         let type_count = types.len();
         if !types.is_empty() {
             files.extend(parts("schemas", Map::new(), "types", types));
         }
-        let gaps = self.gaps.entries(document).len();
+        let gaps = self.built.gaps.entries(document).len();
         let summary = Summary {
-            operations: self.total,
-            kept: self.operations.len(),
-            params: self.params.0,
-            params_left_out: self.params.1,
+            operations: self.built.total,
+            kept: self.built.operations.len(),
+            params: self.built.params.0,
+            params_left_out: self.built.params.1,
             types: type_count,
             gaps,
-            kinds: self.gaps.kind_counts().into_iter().map(|(k, n)| (k.to_owned(), n)).collect(),
-            left_out: self.gaps.left_out_counts().iter().map(|(k, n)| ((*k).to_owned(), *n)).collect(),
+            kinds: self.built.gaps.kind_counts().into_iter().map(|(k, n)| (k.to_owned(), n)).collect(),
+            left_out: self.built.gaps.left_out_counts().iter().map(|(k, n)| ((*k).to_owned(), *n)).collect(),
         };
-        self.operations.clear();
-        Imported { files, summary, shared_shapes: self.shared_shapes, crate_name }
+        self.built.operations.clear();
+        Imported { files, summary, shared_shapes: self.built.shared_shapes, crate_name }
     }
 
     /// The document's `x-` extensions, kept for the export: the root's as `x-<name>`, `info`'s
@@ -66,8 +66,9 @@ impl Importer<'_> {
     fn api_file(&self, document: &str) -> Map<String, Value> {
         let mut file = Map::new();
         file.insert("api".into(), Value::Object(self.api_section(document)));
-        if !self.tags.is_empty() {
+        if !self.built.tags.is_empty() {
             let tags: Map<String, Value> = self
+                .built
                 .tags
                 .iter()
                 .map(|(name, (title, description))| {
@@ -80,15 +81,16 @@ impl Importer<'_> {
                 .collect();
             file.insert("tags".into(), Value::Object(tags));
         }
-        if !self.shared.is_empty() {
+        if !self.built.shared.is_empty() {
             let params: Map<String, Value> =
-                self.shared.iter().map(|(name, (node, _))| (name.clone(), Value::Object(node.clone()))).collect();
+                self.built.shared.iter().map(|(name, (node, _))| (name.clone(), Value::Object(node.clone()))).collect();
             file.insert("parameters".into(), Value::Object(params));
         }
         if let Some(pagination) = self.pagination_section() {
             file.insert("pagination".into(), Value::Object(pagination));
         }
         let gaps: Map<String, Value> = self
+            .built
             .gaps
             .entries(document)
             .into_iter()
@@ -116,7 +118,7 @@ impl Importer<'_> {
         };
         // The name asked for (`--name`), else the one apigen's own export records, else from
         // the document's file name (or its title when the file name is generic).
-        let name = self.crate_name.clone().unwrap_or_else(|| {
+        let name = self.pass.crate_name.clone().unwrap_or_else(|| {
             info.and_then(|i| i.get("x-api-name"))
                 .and_then(Value::as_str)
                 .filter(|n| crate::model::valid_crate_prefix(n))
@@ -135,7 +137,7 @@ impl Importer<'_> {
             api.insert("description".into(), json!(description));
         }
         api.insert("source".into(), json!(document));
-        let schemes: Map<String, Value> = (self.doc.auth.schemes.values().chain(&self.authorization))
+        let schemes: Map<String, Value> = (self.doc.auth.schemes.values().chain(&self.built.authorization))
             .map(|(name, scheme)| (name.clone(), Value::Object(scheme.clone())))
             .collect();
         if !schemes.is_empty() {
@@ -144,7 +146,7 @@ impl Importer<'_> {
         if !self.doc.servers.is_empty() {
             api.insert("servers".into(), Value::Array(self.doc.servers.clone()));
         }
-        match &self.errors {
+        match &self.built.errors {
             super::errors::ErrorsTold::Mapped(errors) => {
                 api.insert("errors".into(), Value::Object(errors.clone()));
             }
@@ -155,7 +157,7 @@ impl Importer<'_> {
             }
             _ => {}
         }
-        if self.open_objects {
+        if self.built.open_objects {
             // OpenAPI's objects take fields they do not declare unless `additionalProperties:
             // false` says otherwise (those say `unknown_fields: refuse`).
             api.insert("unknown_fields".into(), json!("ignore"));
@@ -169,12 +171,12 @@ impl Importer<'_> {
 
     /// The list convention of an apigen export, when its parameters are shared here.
     fn pagination_section(&self) -> Option<Map<String, Value>> {
-        if let Some(told) = &self.told_pagination {
+        if let Some(told) = &self.built.told_pagination {
             return Some(told.clone());
         }
         let pagination = self.doc.pagination.as_ref()?;
         let params = pagination.get("params")?.as_array()?;
-        if !params.iter().all(|p| p.as_str().is_some_and(|p| self.shared.contains_key(p))) {
+        if !params.iter().all(|p| p.as_str().is_some_and(|p| self.built.shared.contains_key(p))) {
             return None;
         }
         let mut out = Map::new();
@@ -185,7 +187,7 @@ impl Importer<'_> {
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter(|g| g.as_str().is_some_and(|g| self.gaps.carries(g)))
+            .filter(|g| g.as_str().is_some_and(|g| self.built.gaps.carries(g)))
             .cloned()
             .collect();
         if !gaps.is_empty() {

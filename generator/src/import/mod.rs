@@ -10,6 +10,11 @@
 //! becomes a gap ([`gaps`]) recorded beside the decision taken, so nothing is lost silently:
 //! `apigen gaps` lists them, and the import prints how many of each.
 //!
+//! An import is a pipeline over three values: the [`document`] read once (never changed while
+//! building), what is being written ([`built`]), and the guards of the schema walk
+//! ([`guards`]); what one operation's parameters tell besides them travels with the operation
+//! ([`params::ParamsRead`]).
+//!
 //! Decisions that hold for every document: wire names (fields, parameters, enumeration
 //! values, paths) are kept exactly; names the format derives Rust names from (types,
 //! operations, tags) are made valid and unique; an object without `additionalProperties` is
@@ -17,11 +22,13 @@
 //! requests by the generated server).
 
 mod bodies;
+mod built;
 mod document;
 mod errors;
 mod failure;
 mod files;
 pub mod gaps;
+mod guards;
 mod media;
 mod names;
 mod operations;
@@ -39,14 +46,11 @@ pub mod yaml;
 
 pub use failure::{ImportFailure, imported_levels};
 
-use crate::model::names::Case;
+use built::{Built, OperationOut, PendingCursor, PendingUnion, TypeOut};
 use document::Document;
-use indexmap::IndexMap;
+use guards::Walk;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// How many schemas one root (a component type, an operation) may visit.
-const SCHEMA_BUDGET: usize = 20_000;
 
 /// What an import produced: the spec files and what it kept and left out.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,32 +122,6 @@ pub enum ImportError {
     NotOpenApi(String),
 }
 
-/// A named type being built: its spec mapping and where the document declares it.
-#[derive(Debug, Clone)]
-struct TypeOut {
-    node: Map<String, Value>,
-    pointer: String,
-}
-
-/// A union whose kind (tagged, untagged, `json`) is settled once every type is known.
-#[derive(Debug, Clone)]
-struct PendingUnion {
-    name: String,
-    /// The discriminator: the tag and its explicit mapping (value -> reference).
-    discriminator: Option<(String, Vec<(String, String)>)>,
-    /// Each variant's `$ref`, when it is one.
-    variant_refs: Vec<Option<String>>,
-    pointer: String,
-}
-
-/// An operation being built.
-#[derive(Debug, Clone)]
-struct OperationOut {
-    name: String,
-    tag: String,
-    node: Map<String, Value>,
-}
-
 /// Why an operation is left out.
 struct LeftOut {
     kind: gaps::Kind,
@@ -156,77 +134,26 @@ impl LeftOut {
     }
 }
 
-/// The state of one import.
+/// One pass of an import: what it reads, how it builds, what it has built.
 struct Importer<'a> {
     /// The document and what is told from it before anything is built.
     doc: &'a Document<'a>,
-    gaps: gaps::Gaps,
-    type_names: names::Taken,
-    /// A name claimed before its shape is built (a component's): the first claim of it takes it.
-    reuse_name: Option<String>,
-    /// Component keys whose type must be built though it is the format's own error body.
-    needed: Vec<String>,
-    types: IndexMap<String, TypeOut>,
-    /// Types that could not be built: references to them become `json`.
-    failed: BTreeMap<String, String>,
+    /// How this pass builds.
+    pass: Pass,
+    /// The spec built so far.
+    built: Built,
+    /// The guards of the schema walk.
+    walk: Walk,
+}
+
+/// How one pass of an import builds.
+struct Pass {
     /// Components built merged rather than as `includes` (an included type was not built).
     no_compose: BTreeSet<String>,
-    /// Each inline shape met (its fields or values as JSON) and the type name it took.
-    inline_shapes: BTreeMap<String, String>,
-    /// Whether a shape met before is named rather than repeated, and how many were.
+    /// Whether a shape met before is named rather than repeated.
     share_shapes: bool,
     /// The crate-name prefix asked for (`--name`), instead of one from the document.
     crate_name: Option<String>,
-    shared_shapes: usize,
-    pending_unions: Vec<PendingUnion>,
-    /// References being expanded, to stop at loops.
-    expanding: Vec<String>,
-    /// Compositions (allOf) being merged, by address, to stop at loops.
-    merging: Vec<usize>,
-    /// The references whose allOf parts are being merged, to stop at cycles.
-    merge_path: Vec<String>,
-    /// Each referenced schema merged with its allOf parts, merged once: a composition naming
-    /// the next one twice, nested, is linear, not exponential.
-    merged_refs: BTreeMap<String, Map<String, Value>>,
-    /// Schemas one root (a component, an operation) may still visit: bounds the time and
-    /// memory of documents whose schemas expand into each other.
-    budget: usize,
-    operations: Vec<OperationOut>,
-    /// The parameters of the operation being read, and how many of them were left out.
-    op_params: (usize, usize),
-    /// The object query parameters of the operation being read that are exploded (`style:
-    /// form`): their wire names and the query names their fields take.
-    exploded: Vec<(String, Vec<String>)>,
-    /// The parameters of the operations kept, and how many of them were left out.
-    params: (usize, usize),
-    /// Shared parameters by wire name: their mapping and the component they come from.
-    shared: IndexMap<String, (Map<String, Value>, String)>,
-    /// Tags by name: title and description, in order.
-    tags: IndexMap<String, (String, Option<String>)>,
-    /// Document tags by their text, to the spec tag name.
-    tag_names: BTreeMap<String, String>,
-    tag_taken: names::Taken,
-    /// The bearer scheme an operation declaring an `Authorization` header parameter needs,
-    /// declared here when the document has none ([`Importer::authorization_scheme`]).
-    authorization: Option<(String, Map<String, Value>)>,
-    /// Lists told whose cursor parameter is shared once every list is known.
-    pending_cursors: Vec<pagination::PendingCursor>,
-    /// The convention most lists share, told from names: `api.yaml`'s `pagination`.
-    told_pagination: Option<Map<String, Value>>,
-    /// Operation counts.
-    total: usize,
-    /// The error body gap is noted once, where first met.
-    error_noted: bool,
-    /// The operation being imported declares a required `Authorization` header parameter.
-    declared_authorization: bool,
-    /// The document's error body, told from its error responses ([`errors`]).
-    errors: errors::ErrorsTold,
-    /// The keys of the error schemas `api.errors` stands for, when mapped (the shared one, the
-    /// components alike it, or `#inline:` and the text of copies written inline).
-    error_keys: Vec<String>,
-    /// An object schema with properties and no `additionalProperties` was met: the spec says
-    /// `api.unknown_fields: ignore`.
-    open_objects: bool,
 }
 
 /// Imports `doc`; `document` names it in gap sources.
@@ -256,9 +183,9 @@ pub fn import_named(
     let read = Document::read(doc);
     let mut no_compose = BTreeSet::new();
     loop {
-        let mut importer = Importer::new(&read, no_compose.clone());
-        importer.share_shapes = share;
-        importer.crate_name = crate_name.map(str::to_owned);
+        let pass =
+            Pass { no_compose: no_compose.clone(), share_shapes: share, crate_name: crate_name.map(str::to_owned) };
+        let mut importer = Importer::new(&read, pass);
         importer.run();
         let broken = importer.broken_includes();
         if broken.is_empty() || broken.is_subset(&no_compose) {
@@ -270,44 +197,8 @@ pub fn import_named(
 }
 
 impl<'a> Importer<'a> {
-    fn new(doc: &'a Document<'a>, no_compose: BTreeSet<String>) -> Self {
-        Importer {
-            doc,
-            gaps: gaps::Gaps::default(),
-            type_names: doc.component_names.clone(),
-            reuse_name: None,
-            needed: Vec::new(),
-            types: IndexMap::new(),
-            failed: BTreeMap::new(),
-            no_compose,
-            inline_shapes: BTreeMap::new(),
-            share_shapes: true,
-            crate_name: None,
-            op_params: (0, 0),
-            exploded: Vec::new(),
-            params: (0, 0),
-            shared_shapes: 0,
-            pending_unions: Vec::new(),
-            expanding: Vec::new(),
-            merging: Vec::new(),
-            merge_path: Vec::new(),
-            merged_refs: BTreeMap::new(),
-            budget: SCHEMA_BUDGET,
-            operations: Vec::new(),
-            shared: IndexMap::new(),
-            tags: IndexMap::new(),
-            tag_names: BTreeMap::new(),
-            tag_taken: names::Taken::new(Case::Snake),
-            authorization: None,
-            pending_cursors: Vec::new(),
-            told_pagination: None,
-            total: 0,
-            error_noted: false,
-            declared_authorization: false,
-            errors: errors::ErrorsTold::NotShared,
-            error_keys: Vec::new(),
-            open_objects: false,
-        }
+    fn new(doc: &'a Document<'a>, pass: Pass) -> Self {
+        Importer { doc, pass, built: Built::new(doc.component_names.clone()), walk: Walk::default() }
     }
 
     /// Every pass up to settling the unions.
@@ -345,20 +236,20 @@ fn check_version(doc: &Value) -> Result<(), ImportError> {
 impl Importer<'_> {
     /// Claims a type name: `wanted` or a free variant of it.
     fn claim_type(&mut self, wanted: &str) -> String {
-        if self.reuse_name.as_deref() == Some(wanted) {
-            return self.reuse_name.take().unwrap_or_default();
+        if self.built.reuse_name.as_deref() == Some(wanted) {
+            return self.built.reuse_name.take().unwrap_or_default();
         }
         // Derived names may carry a keyword's `_` (`Self_`): type names are letters and digits.
         let wanted: String = wanted.chars().filter(char::is_ascii_alphanumeric).collect();
         let wanted = if wanted.is_empty() { "Type" } else { wanted.as_str() };
-        self.type_names.claim(wanted)
+        self.built.type_names.claim(wanted)
     }
 
     /// The type name of component schema `key`, when it is a type of the format.
     fn component_type(&mut self, key: &str) -> Option<String> {
         let name = self.doc.components.get(key)?.clone()?;
-        if !self.types.contains_key(&name) && !self.needed.contains(&key.to_owned()) {
-            self.needed.push(key.to_owned());
+        if !self.built.types.contains_key(&name) && !self.built.needed.contains(&key.to_owned()) {
+            self.built.needed.push(key.to_owned());
         }
         Some(name)
     }
@@ -370,7 +261,7 @@ impl Importer<'_> {
             let text = |key: &str| gap.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
             let (source, text_gap, decision) = (text("source"), text("gap"), text("decision"));
             if !source.is_empty() && !text_gap.is_empty() && !decision.is_empty() {
-                self.gaps.carry(id, &source, &text_gap, &decision);
+                self.built.gaps.carry(id, &source, &text_gap, &decision);
             }
         }
     }
@@ -387,17 +278,17 @@ impl Importer<'_> {
             }
             self.build_component(&key, &name);
         }
-        self.needed.clear();
+        self.built.needed.clear();
     }
 
     /// The components whose `includes` name a type that was not built as an object.
     fn broken_includes(&self) -> BTreeSet<String> {
-        let broken = self.types.iter().filter(|(_, ty)| {
+        let broken = self.built.types.iter().filter(|(_, ty)| {
             ty.node.get("includes").and_then(Value::as_array).is_some_and(|names| {
                 names
                     .iter()
                     .filter_map(Value::as_str)
-                    .any(|n| self.types.get(n).is_none_or(|t| !t.node.contains_key("fields")))
+                    .any(|n| self.built.types.get(n).is_none_or(|t| !t.node.contains_key("fields")))
             })
         });
         broken
@@ -408,12 +299,12 @@ impl Importer<'_> {
 
     /// Builds the component types something used after the first pass.
     fn build_needed(&mut self) {
-        while let Some(key) = self.needed.pop() {
+        while let Some(key) = self.built.needed.pop() {
             // A component is built once: one that failed is not tried again (two components
             // including each other would otherwise ask for each other forever).
             if let Some(Some(name)) = self.doc.components.get(&key).cloned()
-                && !self.types.contains_key(&name)
-                && !self.failed.contains_key(&name)
+                && !self.built.types.contains_key(&name)
+                && !self.built.failed.contains_key(&name)
             {
                 self.build_component(&key, &name);
             }
@@ -424,11 +315,13 @@ impl Importer<'_> {
         let doc = self.doc.value;
         let schema = &doc["components"]["schemas"][key];
         let pointer = refs::child("#/components/schemas", key);
-        self.reuse_name = Some(name.to_owned());
-        self.budget = SCHEMA_BUDGET;
+        self.built.reuse_name = Some(name.to_owned());
+        self.walk.start_root();
         let at = schema::At::new(pointer.clone(), name);
-        let composed =
-            schema.as_object().filter(|_| !self.no_compose.contains(key)).and_then(|map| self.composition(map, &at));
+        let composed = schema
+            .as_object()
+            .filter(|_| !self.pass.no_compose.contains(key))
+            .and_then(|map| self.composition(map, &at));
         let (typed, includes) = match composed {
             Some((includes, own)) => {
                 // The own part carries the component's annotations (they sit beside `allOf`).
@@ -436,10 +329,10 @@ impl Importer<'_> {
             }
             None => (self.schema(schema, &at), Vec::new()),
         };
-        self.reuse_name = None;
+        self.built.reuse_name = None;
         let built = match &typed.expr {
             typed::Expr::Named(n) if n == name => {
-                if let Some(ty) = self.types.get_mut(name) {
+                if let Some(ty) = self.built.types.get_mut(name) {
                     add_gaps(&mut ty.node, &typed.gaps);
                 }
                 true
@@ -461,13 +354,13 @@ impl Importer<'_> {
                 if !includes.is_empty() && node.contains_key("fields") {
                     node.insert("includes".into(), Value::Array(includes.into_iter().map(Value::String).collect()));
                 }
-                self.types.insert(name.to_owned(), TypeOut { node, pointer });
+                self.built.types.insert(name.to_owned(), TypeOut { node, pointer });
                 true
             }
             _ => false,
         };
         if !built {
-            self.failed.insert(name.to_owned(), "json".to_owned());
+            self.built.failed.insert(name.to_owned(), "json".to_owned());
         }
     }
 }

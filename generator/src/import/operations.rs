@@ -5,6 +5,7 @@
 //! with a gap of its kind.
 
 use super::gaps;
+use super::params::ParamsRead;
 use super::refs;
 use super::responses::ResponseContext;
 use super::{Importer, LeftOut, OperationOut, add_gaps, names};
@@ -26,7 +27,7 @@ impl Importer<'_> {
 
     /// The spec tag of a document tag, declared when first met.
     fn tag(&mut self, text: &str, description: Option<String>) -> String {
-        if let Some(name) = self.tag_names.get(text) {
+        if let Some(name) = self.built.tag_names.get(text) {
             return name.clone();
         }
         let mut wanted = names::tag_name(text);
@@ -34,12 +35,12 @@ impl Importer<'_> {
             wanted.push_str("-ops");
         }
         let module_free = |taken: &names::Taken, name: &str| taken.is_free(&crate::model::names::module_name(name));
-        let name = self.tag_taken.first_free(&wanted, "-", module_free);
-        self.tag_taken.reserve(&sanitize(&crate::model::names::module_name(&name), Case::Snake));
+        let name = self.built.tag_taken.first_free(&wanted, "-", module_free);
+        self.built.tag_taken.reserve(&sanitize(&crate::model::names::module_name(&name), Case::Snake));
         let title = text.trim();
         let title = if title.is_empty() { name.clone() } else { title.to_owned() };
-        self.tags.insert(name.clone(), (title, description));
-        self.tag_names.insert(text.to_owned(), name.clone());
+        self.built.tags.insert(name.clone(), (title, description));
+        self.built.tag_names.insert(text.to_owned(), name.clone());
         name
     }
 
@@ -47,10 +48,10 @@ impl Importer<'_> {
     pub(super) fn note_document_gaps(&mut self) {
         let doc = self.doc;
         for pointer in &doc.unusable_servers {
-            self.gaps.note(gaps::SERVERS, pointer);
+            self.built.gaps.note(gaps::SERVERS, pointer);
         }
         if doc.webhooks {
-            self.gaps.note(gaps::WEBHOOKS, "#/webhooks");
+            self.built.gaps.note(gaps::WEBHOOKS, "#/webhooks");
         }
     }
 
@@ -64,7 +65,7 @@ impl Importer<'_> {
         for (path, item) in paths {
             let pointer = refs::child("#/paths", path);
             let Ok((item, _)) = refs::follow(doc, item, &pointer) else {
-                self.gaps.note(gaps::BROKEN_REF, &pointer);
+                self.built.gaps.note(gaps::BROKEN_REF, &pointer);
                 continue;
             };
             let Some(item) = item.as_object() else { continue };
@@ -72,20 +73,20 @@ impl Importer<'_> {
                 if !METHODS.contains(&method.as_str()) {
                     continue;
                 }
-                self.total += 1;
+                self.built.total += 1;
                 let op_pointer = refs::child(&pointer, method);
                 let name = self.operation_name(op, method, path, &mut op_names);
-                self.budget = super::SCHEMA_BUDGET;
-                self.op_params = (0, 0);
-                match self.operation(&name, method, path, item, op, &op_pointer, &mut routes) {
+                self.walk.start_root();
+                let mut read = ParamsRead::default();
+                match self.operation(&name, method, path, item, op, &op_pointer, &mut routes, &mut read) {
                     Ok(out) => {
-                        self.params.0 += self.op_params.0;
-                        self.params.1 += self.op_params.1;
-                        self.operations.push(out);
+                        self.built.params.0 += read.counts.0;
+                        self.built.params.1 += read.counts.1;
+                        self.built.operations.push(out);
                     }
                     Err(left) => {
                         let what = format!("operation `{} {path}` ({name})", method.to_uppercase());
-                        self.gaps.left_out(
+                        self.built.gaps.left_out(
                             left.kind,
                             &crate::import::names::tag_name(&name),
                             &op_pointer,
@@ -123,6 +124,7 @@ impl Importer<'_> {
         op: &Value,
         pointer: &str,
         routes: &mut Routes,
+        read: &mut ParamsRead,
     ) -> Result<OperationOut, LeftOut> {
         if !matches!(method, "get" | "put" | "post" | "delete" | "patch" | "head" | "options") {
             return Err(LeftOut::new(
@@ -148,8 +150,7 @@ impl Importer<'_> {
             node.insert("description".into(), json!(description));
         }
         let mut op_gaps: Vec<String> = Vec::new();
-        self.declared_authorization = false;
-        let params = self.parameters(item, op, (&path, &select), &renames, &op_type, pointer, &mut op_gaps);
+        let params = self.parameters(item, op, (&path, &select), &renames, &op_type, (pointer, &mut op_gaps), read);
         if !params.is_empty() {
             node.insert("params".into(), Value::Array(params.clone()));
         }
@@ -203,10 +204,10 @@ impl Importer<'_> {
             node.insert("deprecated".into(), json!({}));
         }
         if !lists_refusal(op) {
-            self.gaps.note(gaps::UNLISTED_REFUSALS, &refs::child(pointer, "responses"));
+            self.built.gaps.note(gaps::UNLISTED_REFUSALS, &refs::child(pointer, "responses"));
         }
         match self.operation_auth(op, pointer, &mut op_gaps) {
-            Some(auth) if auth == json!("none") && self.declared_authorization => {
+            Some(auth) if auth == json!("none") && read.declared_authorization => {
                 node.insert("auth".into(), json!(self.authorization_scheme()));
             }
             Some(auth) => {
@@ -236,11 +237,11 @@ impl Importer<'_> {
             if op.get(key).is_some_and(|v| {
                 v.as_object().is_some_and(|m| !m.is_empty()) || v.as_array().is_some_and(|a| !a.is_empty())
             }) {
-                op_gaps.push(self.gaps.note(kind, pointer));
+                op_gaps.push(self.built.gaps.note(kind, pointer));
             }
         }
         for id in op.get("x-gap").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
-            if self.gaps.carries(id) {
+            if self.built.gaps.carries(id) {
                 op_gaps.push(id.to_owned());
             }
         }
@@ -328,7 +329,7 @@ impl Importer<'_> {
                 .join("/");
         }
         if renames.iter().any(|(from, to)| from != to) {
-            self.gaps.note(gaps::PATH_PARAM_RENAMED, pointer);
+            self.built.gaps.note(gaps::PATH_PARAM_RENAMED, pointer);
         }
         let template = PathTemplate::parse(&path).map_err(|why| LeftOut::new(gaps::PATH, why))?;
         let params: Vec<&str> = template.params().collect();

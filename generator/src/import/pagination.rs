@@ -35,7 +35,7 @@ use super::gaps::{self, Kind};
 use super::refs;
 use super::schema::At;
 use super::typed::Expr;
-use super::{Importer, OperationOut, add_gaps, walk};
+use super::{Importer, OperationOut, PendingCursor, add_gaps, walk};
 use crate::model::names::{Case, sanitize};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
@@ -136,13 +136,13 @@ impl Importer<'_> {
         let rule = match self.tell(schema, response, &query) {
             Told::Plain => return None,
             Told::Gap(kind) => {
-                op_gaps.push(self.gaps.note(kind, pointer));
+                op_gaps.push(self.built.gaps.note(kind, pointer));
                 return None;
             }
             Told::Page(rule) => rule,
         };
         let Some(cursor) = self.shareable_cursor(&rule.cursor, params) else {
-            op_gaps.push(self.gaps.note(gaps::PAGE_CURSOR_PARAM, pointer));
+            op_gaps.push(self.built.gaps.note(gaps::PAGE_CURSOR_PARAM, pointer));
             return None;
         };
         let at = At::new(refs::child(pointer, "content"), format!("{op_type}Response"));
@@ -150,12 +150,12 @@ impl Importer<'_> {
         let expr = self.complete(typed, pointer);
         let Some((items, envelope)) = self.page_parts(&expr, &rule) else {
             // The imported types do not hold what the names said: a plain response.
-            op_gaps.push(self.gaps.note(gaps::PAGE_ITEMS, pointer));
+            op_gaps.push(self.built.gaps.note(gaps::PAGE_ITEMS, pointer));
             return Some(Map::from_iter([("type".to_owned(), json!(expr.to_string()))]));
         };
         // The operation is the next one kept: nothing after its responses leaves it out.
-        let op = self.operations.len();
-        self.pending_cursors.push(PendingCursor {
+        let op = self.built.operations.len();
+        self.built.pending_cursors.push(PendingCursor {
             op,
             wire: rule.cursor.clone(),
             node: cursor,
@@ -175,7 +175,7 @@ impl Importer<'_> {
     /// aside; the first met of a tie) is shared. A list whose cursor is defined otherwise
     /// becomes a plain response again, its parameter its own (gap `pagination-cursor-param`).
     pub(super) fn settle_cursors(&mut self) {
-        let pending = std::mem::take(&mut self.pending_cursors);
+        let pending = std::mem::take(&mut self.built.pending_cursors);
         // Per cursor name, each definition (as text, description aside): how many give it.
         let mut definitions: IndexMap<&str, Definitions> = IndexMap::new();
         for cursor in &pending {
@@ -185,7 +185,7 @@ impl Importer<'_> {
             }
         }
         for (wire, defs) in definitions {
-            if self.shared.contains_key(wire) {
+            if self.built.shared.contains_key(wire) {
                 continue;
             }
             let mut best: Option<(usize, &Map<String, Value>)> = None;
@@ -195,20 +195,21 @@ impl Importer<'_> {
                 }
             }
             if let Some((_, node)) = best {
-                self.shared.insert(wire.to_owned(), ((*node).clone(), String::new()));
+                self.built.shared.insert(wire.to_owned(), ((*node).clone(), String::new()));
             }
         }
         for cursor in pending {
             let fits = match &cursor.node {
                 None => true,
                 Some(node) => self
+                    .built
                     .shared
                     .get(&cursor.wire)
                     .is_some_and(|(shared, _)| without_description(shared) == without_description(node)),
             };
             let kind = if fits { gaps::PAGINATION } else { gaps::PAGE_CURSOR_PARAM };
-            let id = self.gaps.note(kind, &cursor.pointer);
-            let Some(op) = self.operations.get_mut(cursor.op) else { continue };
+            let id = self.built.gaps.note(kind, &cursor.pointer);
+            let Some(op) = self.built.operations.get_mut(cursor.op) else { continue };
             if fits {
                 if let Some(Value::Object(pagination)) =
                     op.node.get_mut("response").and_then(|r| r.get_mut("pagination"))
@@ -227,7 +228,7 @@ impl Importer<'_> {
         let mut out = Vec::new();
         for param in params {
             let (wire, node) = match param {
-                Value::String(name) => match self.shared.get(name) {
+                Value::String(name) => match self.built.shared.get(name) {
                     Some((node, _)) => (name.clone(), node),
                     None => continue,
                 },
@@ -327,7 +328,7 @@ impl Importer<'_> {
             _ => false,
         })?;
         let (node, shared) = match entry {
-            Value::String(name) => (self.shared.get(name)?.0.clone(), true),
+            Value::String(name) => (self.built.shared.get(name)?.0.clone(), true),
             Value::Object(inline) => {
                 let mut node = inline.clone();
                 node.shift_remove("name");
@@ -398,7 +399,7 @@ impl Importer<'_> {
         // Each convention (as text): the first operation giving it, and how many do.
         let mut counts: IndexMap<String, (usize, usize)> = IndexMap::new();
         let mut total = 0;
-        for (i, op) in self.operations.iter().enumerate() {
+        for (i, op) in self.built.operations.iter().enumerate() {
             if let Some(pagination) = op.node.get("response").and_then(|r| r.get("pagination")) {
                 total += 1;
                 counts.entry(pagination.to_string()).or_insert((i, 0)).1 += 1;
@@ -414,34 +415,22 @@ impl Importer<'_> {
         if most * 2 <= total {
             return;
         }
-        let winner = self.operations[first].node.get("response").and_then(|r| r.get("pagination")).cloned();
+        let winner = self.built.operations[first].node.get("response").and_then(|r| r.get("pagination")).cloned();
         let Some(Value::Object(winner)) = winner else { return };
-        for op in &mut self.operations {
+        for op in &mut self.built.operations {
             if let Some(Value::Object(response)) = op.node.get_mut("response")
                 && response.get("pagination").and_then(Value::as_object) == Some(&winner)
             {
                 response.shift_remove("pagination");
             }
         }
-        self.told_pagination = Some(winner);
+        self.built.told_pagination = Some(winner);
     }
 }
 
 /// The definitions of one cursor parameter: each (as text, description aside) with how many
 /// lists give it, and the first.
 type Definitions<'a> = IndexMap<String, (usize, &'a Map<String, Value>)>;
-
-/// A list told, whose cursor parameter is shared once every list is known.
-pub(super) struct PendingCursor {
-    /// The index of its operation.
-    op: usize,
-    /// The cursor's wire name.
-    wire: String,
-    /// Its definition when inline (`None`: shared already).
-    node: Option<Map<String, Value>>,
-    /// The success response's pointer.
-    pointer: String,
-}
 
 /// A parameter's definition but for its description.
 fn without_description(node: &Map<String, Value>) -> Map<String, Value> {

@@ -14,6 +14,18 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// What reading one operation's parameters tells besides them.
+#[derive(Debug, Default)]
+pub(super) struct ParamsRead {
+    /// The parameters read, and how many of them were left out.
+    pub counts: (usize, usize),
+    /// The object query parameters that are exploded (`style: form`): their wire names and
+    /// the query names their fields take.
+    exploded: Vec<(String, Vec<String>)>,
+    /// The operation declares a required `Authorization` header parameter.
+    pub declared_authorization: bool,
+}
+
 impl Importer<'_> {
     /// Path-level and operation-level parameters (the operation's win), renamed path
     /// parameters, undeclared ones declared; headers, cookies and objects left out (gaps).
@@ -25,8 +37,8 @@ impl Importer<'_> {
         (path, select): (&PathTemplate, &[Selector]),
         renames: &BTreeMap<String, String>,
         op_type: &str,
-        pointer: &str,
-        op_gaps: &mut Vec<String>,
+        (pointer, op_gaps): (&str, &mut Vec<String>),
+        read: &mut ParamsRead,
     ) -> Vec<Value> {
         let doc = self.doc.value;
         let mut merged: IndexMap<(String, String), (Value, String)> = IndexMap::new();
@@ -36,7 +48,7 @@ impl Importer<'_> {
             for (i, param) in list.and_then(Value::as_array).into_iter().flatten().enumerate() {
                 let param_pointer = refs::child(&refs::child(&at, "parameters"), &i.to_string());
                 let Ok((resolved, _)) = refs::follow(doc, param, &param_pointer) else {
-                    op_gaps.push(self.gaps.note(gaps::BROKEN_REF, &param_pointer));
+                    op_gaps.push(self.built.gaps.note(gaps::BROKEN_REF, &param_pointer));
                     continue;
                 };
                 let name = resolved.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
@@ -45,7 +57,7 @@ impl Importer<'_> {
             }
         }
         let mut out = Vec::new();
-        self.exploded.clear();
+        read.exploded.clear();
         let mut taken = names::Taken::new(Case::Snake);
         taken.reserve("body");
         let mut wires: BTreeSet<String> = BTreeSet::new();
@@ -69,28 +81,28 @@ impl Importer<'_> {
             }
             // Counted read, then left out by every `continue` below but the two that say
             // otherwise (`dropped` is undone there).
-            self.op_params.0 += 1;
-            self.op_params.1 += 1;
+            read.counts.0 += 1;
+            read.counts.1 += 1;
             match location.as_str() {
                 "header" if name.eq_ignore_ascii_case("authorization") && is_required(doc, &param) => {
-                    self.declared_authorization = true;
-                    op_gaps.push(self.gaps.note(gaps::AUTHORIZATION_PARAM, &param_pointer));
-                    self.op_params.1 -= 1; // Kept: it is the operation's credential.
+                    read.declared_authorization = true;
+                    op_gaps.push(self.built.gaps.note(gaps::AUTHORIZATION_PARAM, &param_pointer));
+                    read.counts.1 -= 1; // Kept: it is the operation's credential.
                     continue;
                 }
                 // A `Content-Type` an operation without a body asks for is its own parameter.
                 "header" if name.eq_ignore_ascii_case("content-type") && op.get("requestBody").is_none() => {}
                 "header" if !is_token(&name) || is_reserved_header(&name) => {
-                    op_gaps.push(self.gaps.note(gaps::HEADER_PARAM, &param_pointer));
+                    op_gaps.push(self.built.gaps.note(gaps::HEADER_PARAM, &param_pointer));
                     continue;
                 }
                 "cookie" if !is_token(&name) => {
-                    op_gaps.push(self.gaps.note(gaps::COOKIE_PARAM, &param_pointer));
+                    op_gaps.push(self.built.gaps.note(gaps::COOKIE_PARAM, &param_pointer));
                     continue;
                 }
                 "path" | "query" | "header" | "cookie" => {}
                 _ => {
-                    op_gaps.push(self.gaps.note(gaps::BAD_VALUE, &param_pointer));
+                    op_gaps.push(self.built.gaps.note(gaps::BAD_VALUE, &param_pointer));
                     continue;
                 }
             }
@@ -98,15 +110,15 @@ impl Importer<'_> {
                 if location == "path" { renames.get(&name).cloned().unwrap_or(name.clone()) } else { name.clone() };
             if location == "path" && !in_path.contains(&wire.as_str()) {
                 // Declared for a path that does not hold it: not a parameter of the operation.
-                self.op_params.0 -= 1;
-                self.op_params.1 -= 1;
+                read.counts.0 -= 1;
+                read.counts.1 -= 1;
                 continue;
             }
             // Parameters are told by place and name (header names without case).
             let key = if location == "header" { wire.to_ascii_lowercase() } else { wire.clone() };
             let key = format!("{location} {key}");
             if wires.contains(&key) {
-                op_gaps.push(self.gaps.note(gaps::PARAM_COLLISION, &param_pointer));
+                op_gaps.push(self.built.gaps.note(gaps::PARAM_COLLISION, &param_pointer));
                 continue;
             }
             // A Rust name another parameter took (`statementId` beside the path's
@@ -115,7 +127,7 @@ impl Importer<'_> {
             let wanted = resolved.and_then(|r| r.get("x-rust-name")).and_then(Value::as_str);
             let rust = free_rust_name(&mut taken, &wire, wanted);
             let at = (&param_pointer[..], &mut *op_gaps);
-            let Some(entry) = self.parameter(&param, (&wire, &rust), &location, op_type, at) else {
+            let Some(entry) = self.parameter(&param, (&wire, &rust), &location, op_type, at, read) else {
                 if location == "path"
                     && let Some(sample) = resolved.and_then(|r| r.get("schema")).and_then(list_item_text)
                 {
@@ -123,7 +135,7 @@ impl Importer<'_> {
                 }
                 continue;
             };
-            self.op_params.1 -= 1;
+            read.counts.1 -= 1;
             wires.insert(key);
             taken.claim(&rust);
             if location == "path" {
@@ -133,10 +145,10 @@ impl Importer<'_> {
                 query.push(entry);
             }
         }
-        self.drop_colliding_exploded(&mut query, &wires, select, pointer, op_gaps);
+        self.drop_colliding_exploded(&mut query, &wires, select, (pointer, &mut *op_gaps), read);
         for name in &in_path {
             if !declared_path.contains(*name) {
-                op_gaps.push(self.gaps.note(gaps::UNDECLARED_PATH_PARAM, pointer));
+                op_gaps.push(self.built.gaps.note(gaps::UNDECLARED_PATH_PARAM, pointer));
                 let wire = (*name).to_owned();
                 if !taken.is_free(&wire) {
                     // Cannot happen for a valid path: its parameters are distinct.
@@ -183,7 +195,7 @@ impl Importer<'_> {
             return scalar_schema(self.doc.value, &schema, pointer).then_some((schema, false));
         }
         if scalar_schema(self.doc.value, &schema, pointer) {
-            op_gaps.push(self.gaps.note(gaps::CONTENT_SCALAR, pointer));
+            op_gaps.push(self.built.gaps.note(gaps::CONTENT_SCALAR, pointer));
             return Some((schema, false));
         }
         matches!(location, "query" | "header").then_some((schema, true))
@@ -248,10 +260,10 @@ impl Importer<'_> {
         query: &mut Vec<Value>,
         wires: &BTreeSet<String>,
         select: &[Selector],
-        pointer: &str,
-        op_gaps: &mut Vec<String>,
+        (pointer, op_gaps): (&str, &mut Vec<String>),
+        read: &mut ParamsRead,
     ) {
-        let exploded = std::mem::take(&mut self.exploded);
+        let exploded = std::mem::take(&mut read.exploded);
         for (wire, fields) in &exploded {
             let elsewhere = |name: &String| {
                 (name != wire && wires.contains(&format!("query {name}")))
@@ -264,8 +276,8 @@ impl Importer<'_> {
                     entry.as_str() != Some(wire.as_str()) && entry.get("name").and_then(Value::as_str) != Some(wire)
                 });
                 if query.len() < before {
-                    op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
-                    self.op_params.1 += 1;
+                    op_gaps.push(self.built.gaps.note(gaps::OBJECT_PARAM, pointer));
+                    read.counts.1 += 1;
                 }
             }
         }
@@ -360,6 +372,7 @@ impl Importer<'_> {
         location: &str,
         op_type: &str,
         (pointer, op_gaps): (&str, &mut Vec<String>),
+        read: &mut ParamsRead,
     ) -> Option<Value> {
         let doc = self.doc.value;
         let component = param
@@ -372,7 +385,7 @@ impl Importer<'_> {
             Some(_) => sanitize(wire, Case::Pascal),
             None => format!("{op_type}{}", sanitize(wire, Case::Pascal)),
         };
-        let mut node = self.parameter_node(resolved, location, &derived, pointer, op_gaps)?;
+        let mut node = self.parameter_node(resolved, location, &derived, (pointer, op_gaps), read)?;
         if sanitize(wire, Case::Snake) != rust {
             node.insert("rust_name".into(), json!(rust));
         }
@@ -382,12 +395,12 @@ impl Importer<'_> {
             // A parameter with a Rust name of its own here is inline (its component may be
             // shared elsewhere under the wire name's).
             let shareable = shareable && !node.contains_key("rust_name");
-            match self.shared.get(wire) {
+            match self.built.shared.get(wire) {
                 Some((existing, from)) if shareable && (existing == &node || from == &component) => {
                     return Some(json!(wire));
                 }
                 None if shareable => {
-                    self.shared.insert(wire.to_owned(), (node, component));
+                    self.built.shared.insert(wire.to_owned(), (node, component));
                     return Some(json!(wire));
                 }
                 _ => {}
@@ -406,15 +419,15 @@ impl Importer<'_> {
         param: &Value,
         location: &str,
         derived: &str,
-        pointer: &str,
-        op_gaps: &mut Vec<String>,
+        (pointer, op_gaps): (&str, &mut Vec<String>),
+        read: &mut ParamsRead,
     ) -> Option<Map<String, Value>> {
         let mut json_keys = Vec::new();
         let schema = match (param.get("schema"), param.get("content")) {
             (Some(schema), _) => schema.clone(),
             (None, Some(content)) => {
                 let Some((schema, as_json)) = self.content_schema(content, location, pointer, op_gaps) else {
-                    op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
+                    op_gaps.push(self.built.gaps.note(gaps::OBJECT_PARAM, pointer));
                     return None;
                 };
                 if as_json {
@@ -454,14 +467,14 @@ impl Importer<'_> {
                 // An exploded object's fields are query names of their own (a union travels
                 // under its name, or as the path segment).
                 let wire = param.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-                self.exploded.push((wire, exploded_fields));
+                read.exploded.push((wire, exploded_fields));
             }
         } else {
             if typed.expr == Expr::Json {
                 typed.expr = Expr::Scalar("string"); // A value without a type travels as text.
             }
             if !self.travels(&typed.expr, matches!(location, "query" | "header" | "path")) {
-                op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
+                op_gaps.push(self.built.gaps.note(gaps::OBJECT_PARAM, pointer));
                 return None;
             }
         }
@@ -505,7 +518,7 @@ impl Importer<'_> {
                 },
             };
         if list && !as_format {
-            typed.gap(self.gaps.note(gaps::PARAM_STYLE, pointer));
+            typed.gap(self.built.gaps.note(gaps::PARAM_STYLE, pointer));
         }
         typed.nullable = false;
         typed.read_only = false;
@@ -520,7 +533,7 @@ impl Importer<'_> {
         }
         self.settle_values(&mut typed, !required, &at);
         for id in param.get("x-gap").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
-            if self.gaps.carries(id) {
+            if self.built.gaps.carries(id) {
                 typed.gap(id.to_owned());
             }
         }
@@ -551,7 +564,7 @@ impl Importer<'_> {
             Expr::Scalar(s) => *s != "json",
             Expr::Enum => true,
             Expr::Named(name) => {
-                self.types.get(name).is_some_and(|t| t.node.contains_key("enum"))
+                self.built.types.get(name).is_some_and(|t| t.node.contains_key("enum"))
                     || self.doc.components.iter().any(|(key, n)| {
                         n.as_deref() == Some(name)
                             && self.doc.value["components"]["schemas"][key].get("enum").is_some()

@@ -24,12 +24,12 @@ impl Importer<'_> {
         {
             let body = self.response_body(&resolved, &response_pointer);
             if matches!(body, Some(Some(_))) {
-                op_gaps.push(self.gaps.note(gaps::DEFAULT_SUCCESS, &response_pointer));
+                op_gaps.push(self.built.gaps.note(gaps::DEFAULT_SUCCESS, &response_pointer));
                 successes.push(Success { status: 200, body, resolved, pointer: response_pointer });
             }
         }
         let Some(main) = successes.first().cloned() else {
-            op_gaps.push(self.gaps.note(gaps::NO_SUCCESS, cx.pointer));
+            op_gaps.push(self.built.gaps.note(gaps::NO_SUCCESS, cx.pointer));
             return (map(vec![("status", json!(200)), ("empty", json!(true))]), errors);
         };
         let mut response = map(vec![("status", json!(main.status))]);
@@ -53,7 +53,7 @@ impl Importer<'_> {
                 seen.push(other.status);
                 also.push(Value::Object(bodiless_success(other)));
             } else {
-                op_gaps.push(self.gaps.note(gaps::OTHER_SUCCESS, &other.pointer));
+                op_gaps.push(self.built.gaps.note(gaps::OTHER_SUCCESS, &other.pointer));
             }
         }
         if !also.is_empty() {
@@ -84,7 +84,7 @@ impl Importer<'_> {
                 let before = also.len();
                 also.retain(|a| !a.is_object());
                 if also.len() < before {
-                    op_gaps.push(self.gaps.note(gaps::OTHER_SUCCESS, &main_pointer));
+                    op_gaps.push(self.built.gaps.note(gaps::OTHER_SUCCESS, &main_pointer));
                 }
                 if also.is_empty() {
                     response.shift_remove("also");
@@ -112,16 +112,16 @@ impl Importer<'_> {
             let implied =
                 response.get("$ref").and_then(Value::as_str).is_some_and(|r| r.starts_with("#/components/responses/"));
             let Ok((resolved, _)) = refs::follow(doc, response, &response_pointer) else {
-                op_gaps.push(self.gaps.note(gaps::BROKEN_REF, &response_pointer));
+                op_gaps.push(self.built.gaps.note(gaps::BROKEN_REF, &response_pointer));
                 continue;
             };
             if resolved.get("links").and_then(Value::as_object).is_some_and(|l| !l.is_empty()) {
-                op_gaps.push(self.gaps.note(gaps::LINKS, &response_pointer));
+                op_gaps.push(self.built.gaps.note(gaps::LINKS, &response_pointer));
             }
             match status_of(code) {
                 Some(s @ 200..=299) => {
                     if resolved.get("headers").and_then(Value::as_object).is_some_and(|h| !h.is_empty()) {
-                        op_gaps.push(self.gaps.note(gaps::RESPONSE_HEADERS, &response_pointer));
+                        op_gaps.push(self.built.gaps.note(gaps::RESPONSE_HEADERS, &response_pointer));
                     }
                     let body = self.response_body(resolved, &response_pointer);
                     successes.push(Success { status: s, body, resolved: resolved.clone(), pointer: response_pointer });
@@ -132,12 +132,12 @@ impl Importer<'_> {
                     }
                     errors.extend(self.failure_case(s, resolved, implied, &response_pointer, op_gaps));
                 }
-                Some(_) => op_gaps.push(self.gaps.note(gaps::REDIRECTS, &response_pointer)),
+                Some(_) => op_gaps.push(self.built.gaps.note(gaps::REDIRECTS, &response_pointer)),
                 None if code == "default" => {
                     self.note_error_elsewhere(resolved, &response_pointer, op_gaps);
                     default = Some((resolved.clone(), response_pointer));
                 }
-                None => op_gaps.push(self.gaps.note(gaps::BAD_VALUE, &response_pointer)),
+                None => op_gaps.push(self.built.gaps.note(gaps::BAD_VALUE, &response_pointer)),
             }
         }
         (successes, errors, default)
@@ -157,10 +157,13 @@ impl Importer<'_> {
         let doc = self.doc.value;
         let body = self.response_body(resolved, response_pointer);
         let default_error = body.as_ref().and_then(Option::as_ref).is_some_and(|s| is_default_error_body(doc, s));
-        if matches!(body, Some(Some(_))) && !default_error && self.errors == ErrorsTold::NotShared && !self.error_noted
+        if matches!(body, Some(Some(_)))
+            && !default_error
+            && self.built.errors == ErrorsTold::NotShared
+            && !self.built.error_noted
         {
-            self.error_noted = true;
-            op_gaps.push(self.gaps.note(gaps::ERROR_BODY, response_pointer));
+            self.built.error_noted = true;
+            op_gaps.push(self.built.gaps.note(gaps::ERROR_BODY, response_pointer));
         }
         if implied && default_error && matches!(status, 400 | 401) {
             return None; // The generated server answers these itself.
@@ -189,7 +192,7 @@ impl Importer<'_> {
             Some(None) if status != 204 && raw_response(&resolved).is_some() => {
                 let (ty, media_types) = raw_response(&resolved).unwrap_or_default();
                 if media_types.iter().any(|m| m.ends_with("xml")) {
-                    op_gaps.push(self.gaps.note(gaps::XML_RESPONSE, &pointer));
+                    op_gaps.push(self.built.gaps.note(gaps::XML_RESPONSE, &pointer));
                 }
                 response.insert("type".into(), json!(ty));
                 response.insert(
@@ -198,7 +201,7 @@ impl Importer<'_> {
                 );
             }
             Some(None) => {
-                op_gaps.push(self.gaps.note(gaps::NON_JSON_RESPONSE, &pointer));
+                op_gaps.push(self.built.gaps.note(gaps::NON_JSON_RESPONSE, &pointer));
                 if status != 204 {
                     // 204 never has a body: nothing to say.
                     response.insert("empty".into(), json!(true));
@@ -230,7 +233,7 @@ impl Importer<'_> {
                     response.insert("media_type".into(), json!(media));
                 }
                 if offers_other_media(&resolved) {
-                    op_gaps.push(self.gaps.note(gaps::RESPONSE_ALTERNATIVES, &refs::child(&pointer, "content")));
+                    op_gaps.push(self.built.gaps.note(gaps::RESPONSE_ALTERNATIVES, &refs::child(&pointer, "content")));
                 }
             }
         }

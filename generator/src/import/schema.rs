@@ -58,10 +58,10 @@ const UNSUPPORTED: &[&str] = &[
 impl Importer<'_> {
     /// A schema as the spec holds it at `at`.
     pub(super) fn schema(&mut self, schema: &Value, at: &At) -> Typed {
-        if at.depth > MAX_DEPTH || self.budget == 0 {
+        if at.depth > MAX_DEPTH || self.walk.budget == 0 {
             return self.json_because(gaps::TOO_DEEP, &at.pointer);
         }
-        self.budget -= 1;
+        self.walk.budget -= 1;
         let Value::Object(map) = schema else {
             return match schema {
                 // `true` accepts anything; `false` nothing, which no type says: any JSON either way.
@@ -85,7 +85,7 @@ impl Importer<'_> {
     /// `json`, with the gap that made it so.
     pub(super) fn json_because(&mut self, kind: Kind, pointer: &str) -> Typed {
         let mut typed = Typed::of(Expr::Json);
-        typed.gap(self.gaps.note(kind, pointer));
+        typed.gap(self.built.gaps.note(kind, pointer));
         typed
     }
 
@@ -111,13 +111,13 @@ impl Importer<'_> {
             Err(RefProblem::External) => return self.json_because(gaps::EXTERNAL_REF, &at.pointer),
             Err(RefProblem::Broken) => return self.json_because(gaps::BROKEN_REF, &at.pointer),
         };
-        if self.expanding.iter().any(|r| r == reference) || self.expanding.len() >= refs::MAX_HOPS {
+        if self.walk.expanding.iter().any(|r| r == reference) || self.walk.expanding.len() >= refs::MAX_HOPS {
             return self.json_because(gaps::TOO_DEEP, &at.pointer);
         }
-        self.expanding.push(reference.to_owned());
+        self.walk.expanding.push(reference.to_owned());
         let inner = At { pointer: reference.to_owned(), name: at.name.clone(), depth: at.depth + 1 };
         let typed = self.schema(target, &inner);
-        self.expanding.pop();
+        self.walk.expanding.pop();
         typed
     }
 
@@ -141,7 +141,7 @@ impl Importer<'_> {
         }
         // A composition met again inside itself (through its own fields) would expand forever.
         let identity = std::ptr::from_ref(map) as usize;
-        if self.merging.contains(&identity) {
+        if self.walk.merging.contains(&identity) {
             return self.json_because(gaps::TOO_DEEP, &at.pointer);
         }
         let mut merged = Map::new();
@@ -150,11 +150,11 @@ impl Importer<'_> {
         if merged.contains_key("oneOf") || merged.contains_key("anyOf") {
             return self.json_because(gaps::UNION_OVERLAP, &at.pointer);
         }
-        self.merging.push(identity);
+        self.walk.merging.push(identity);
         let mut typed = self.by_type(&merged, at);
-        self.merging.pop();
+        self.walk.merging.pop();
         if shaping.len() > 1 {
-            typed.gap(self.gaps.note(gaps::COMPOSITION, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::COMPOSITION, &at.pointer));
         }
         typed
     }
@@ -302,7 +302,7 @@ impl Importer<'_> {
         if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
             for part in parts {
                 let Ok((target, pointer)) = refs::follow(self.doc.value, part, &at.pointer) else {
-                    self.gaps.note(gaps::BROKEN_REF, &at.pointer);
+                    self.built.gaps.note(gaps::BROKEN_REF, &at.pointer);
                     continue;
                 };
                 let Value::Object(target) = target else { continue };
@@ -310,18 +310,18 @@ impl Importer<'_> {
                     self.merge_into(merged, target, at, depth + 1);
                     continue;
                 }
-                if self.merge_path.contains(&pointer) {
-                    self.gaps.note(gaps::TOO_DEEP, &at.pointer);
+                if self.walk.merge_path.contains(&pointer) {
+                    self.built.gaps.note(gaps::TOO_DEEP, &at.pointer);
                     continue;
                 }
-                let whole = match self.merged_refs.get(&pointer) {
+                let whole = match self.walk.merged_refs.get(&pointer) {
                     Some(whole) => whole.clone(),
                     None => {
                         let mut whole = Map::new();
-                        self.merge_path.push(pointer.clone());
+                        self.walk.merge_path.push(pointer.clone());
                         self.merge_into(&mut whole, target, at, depth + 1);
-                        self.merge_path.pop();
-                        self.merged_refs.insert(pointer, whole.clone());
+                        self.walk.merge_path.pop();
+                        self.walk.merged_refs.insert(pointer, whole.clone());
                         whole
                     }
                 };
@@ -362,7 +362,7 @@ impl Importer<'_> {
             let mut rest = map.clone();
             rest.remove(key);
             let mut typed = self.by_type(&rest, at);
-            typed.gap(self.gaps.note(gaps::UNSUPPORTED_KEYWORD, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::UNSUPPORTED_KEYWORD, &at.pointer));
             return typed;
         }
         if let Some(open_enum) = self.open_enum(&variants, at) {
@@ -413,7 +413,7 @@ impl Importer<'_> {
                 .map_or_else(|| format!("{name}Variant{}", i + 1), |t| format!("{name}{t}"));
             let typed = self.schema(variant, &at.below(&format!("{key}/{i}"), hint.clone()));
             if typed.nullable {
-                self.gaps.note(gaps::NULLABLE_ITEMS, &at.pointer);
+                self.built.gaps.note(gaps::NULLABLE_ITEMS, &at.pointer);
             }
             exprs.push(self.complete(typed, &at.pointer));
         }
@@ -445,8 +445,8 @@ impl Importer<'_> {
             "union".into(),
             json!({ "variants": exprs.iter().map(|e| Value::String(e.to_string())).collect::<Vec<_>>(), "open": open }),
         );
-        self.types.insert(name.clone(), TypeOut { node, pointer: at.pointer.clone() });
-        self.pending_unions.push(super::PendingUnion {
+        self.built.types.insert(name.clone(), TypeOut { node, pointer: at.pointer.clone() });
+        self.built.pending_unions.push(super::PendingUnion {
             name: name.clone(),
             discriminator,
             variant_refs: refs,
@@ -475,7 +475,7 @@ impl Importer<'_> {
         if shape.expr == Expr::Object && !node.contains_key("fields") && !node.contains_key("additional_properties") {
             node.insert("fields".into(), json!({}));
         }
-        self.types.insert(name.clone(), TypeOut { node, pointer: pointer.to_owned() });
+        self.built.types.insert(name.clone(), TypeOut { node, pointer: pointer.to_owned() });
         typed.expr.with_core(Expr::Named(name))
     }
 
@@ -485,7 +485,7 @@ impl Importer<'_> {
             Some(Value::String(t)) => vec![t.as_str()],
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
             Some(_) => {
-                self.gaps.note(gaps::BAD_VALUE, &at.pointer);
+                self.built.gaps.note(gaps::BAD_VALUE, &at.pointer);
                 Vec::new()
             }
             None => Vec::new(),
@@ -553,7 +553,7 @@ impl Importer<'_> {
         if let Some(constant) = map.get("const") {
             match constant.as_str() {
                 Some(c) if !c.is_empty() => typed.constant = Some(c.to_owned()),
-                _ => typed.gap(self.gaps.note(gaps::NON_STRING_CONST, &at.pointer)),
+                _ => typed.gap(self.built.gaps.note(gaps::NON_STRING_CONST, &at.pointer)),
             }
         }
         self.string_constraints(&mut typed, map, at);
@@ -567,7 +567,7 @@ impl Importer<'_> {
         let min = self.count(map, "minLength", at);
         let max = self.count(map, "maxLength", at);
         match (min, max) {
-            (Some(lo), Some(hi)) if lo > hi => typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer)),
+            (Some(lo), Some(hi)) if lo > hi => typed.gap(self.built.gaps.note(gaps::CONTRADICTORY, &at.pointer)),
             _ => {
                 if let Some(lo) = min.filter(|&lo| lo > 0) {
                     typed.constraints.push(("min_length", json!(lo)));
@@ -582,8 +582,8 @@ impl Importer<'_> {
             Some(Value::String(pattern)) if regex_lite::Regex::new(pattern).is_ok() => {
                 typed.constraints.push(("pattern", json!(pattern)));
             }
-            Some(Value::String(_)) => typed.gap(self.gaps.note(gaps::PATTERN, &at.pointer)),
-            Some(_) => typed.gap(self.gaps.note(gaps::BAD_VALUE, &at.pointer)),
+            Some(Value::String(_)) => typed.gap(self.built.gaps.note(gaps::PATTERN, &at.pointer)),
+            Some(_) => typed.gap(self.built.gaps.note(gaps::BAD_VALUE, &at.pointer)),
         }
     }
 
@@ -593,7 +593,7 @@ impl Importer<'_> {
         match value.as_u64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64)) {
             Some(n) => Some(n),
             None => {
-                self.gaps.note(gaps::BAD_VALUE, &at.pointer);
+                self.built.gaps.note(gaps::BAD_VALUE, &at.pointer);
                 None
             }
         }
@@ -606,7 +606,7 @@ impl Importer<'_> {
         let integer = ty == "integer" || format.is_some_and(|f| f == "int64" || format_range(f).is_some());
         let mut typed = Typed::of(Expr::Scalar(if integer { "integer" } else { "number" }));
         if integer && ty == "number" {
-            typed.gap(self.gaps.note(gaps::NUMBER_AS_INTEGER, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::NUMBER_AS_INTEGER, &at.pointer));
         }
         let bound = |key: &str, exclusive: &str, step: i64, this: &mut Self, typed: &mut Typed| -> Option<f64> {
             // 3.0: `exclusiveMinimum: true` beside `minimum`; 3.1: `exclusiveMinimum: <number>`.
@@ -617,7 +617,7 @@ impl Importer<'_> {
                 _ => (plain, false),
             };
             if map.get(key).is_some_and(|v| !v.is_number()) {
-                typed.gap(this.gaps.note(gaps::BAD_VALUE, &at.pointer));
+                typed.gap(this.built.gaps.note(gaps::BAD_VALUE, &at.pointer));
             }
             let value = value?;
             if !is_exclusive {
@@ -626,7 +626,7 @@ impl Importer<'_> {
             if integer && value.fract() == 0.0 && value.abs() < 9.0e15 {
                 Some(value + step as f64)
             } else {
-                typed.gap(this.gaps.note(gaps::EXCLUSIVE_BOUND, &at.pointer));
+                typed.gap(this.built.gaps.note(gaps::EXCLUSIVE_BOUND, &at.pointer));
                 None
             }
         };
@@ -642,12 +642,12 @@ impl Importer<'_> {
         }
         let whole = |v: f64| v.fract() == 0.0 && v.abs() < 9.0e15;
         match (min, max) {
-            (Some(lo), Some(hi)) if lo > hi => typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer)),
+            (Some(lo), Some(hi)) if lo > hi => typed.gap(self.built.gaps.note(gaps::CONTRADICTORY, &at.pointer)),
             _ => {
                 for (key, value) in [("minimum", min), ("maximum", max)] {
                     let Some(value) = value else { continue };
                     if integer && !whole(value) {
-                        typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer));
+                        typed.gap(self.built.gaps.note(gaps::CONTRADICTORY, &at.pointer));
                     } else if integer {
                         typed.constraints.push((key, json!(value as i64)));
                     } else if let Some(n) = serde_json::Number::from_f64(value) {
@@ -657,7 +657,7 @@ impl Importer<'_> {
             }
         }
         if map.contains_key("multipleOf") {
-            typed.gap(self.gaps.note(gaps::MULTIPLE_OF, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::MULTIPLE_OF, &at.pointer));
         }
         typed
     }
@@ -694,7 +694,7 @@ impl Importer<'_> {
         let min = self.count(map, "minItems", at);
         let max = self.count(map, "maxItems", at);
         match (min, max) {
-            (Some(lo), Some(hi)) if lo > hi => typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer)),
+            (Some(lo), Some(hi)) if lo > hi => typed.gap(self.built.gaps.note(gaps::CONTRADICTORY, &at.pointer)),
             (Some(lo), Some(hi)) if lo == hi && lo > 0 => typed.constraints.push(("exact_items", json!(lo))),
             _ => {
                 if let Some(lo) = min.filter(|&lo| lo > 0) {
@@ -706,7 +706,7 @@ impl Importer<'_> {
             }
         }
         if map.get("uniqueItems") == Some(&Value::Bool(true)) {
-            typed.gap(self.gaps.note(gaps::UNIQUE_ITEMS, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::UNIQUE_ITEMS, &at.pointer));
         }
         // A sample of one item (for item constraints) repeated to the count the list asks.
         let wanted = typed.constraints.iter().find(|(k, _)| matches!(*k, "exact_items" | "min_items"));
@@ -744,10 +744,10 @@ impl Importer<'_> {
             ..Typed::default()
         };
         if inner.nullable {
-            typed.gap(self.gaps.note(gaps::NULLABLE_ITEMS, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::NULLABLE_ITEMS, &at.pointer));
         }
         if !inner.constraints.is_empty() {
-            typed.gap(self.gaps.note(gaps::ITEM_CONSTRAINTS, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::ITEM_CONSTRAINTS, &at.pointer));
         }
         typed.sample = item.map(|item| if list { json!([item]) } else { json!({ "key": item }) });
         if let Some(constant) = inner.constant {
@@ -765,17 +765,17 @@ impl Importer<'_> {
 
     fn object(&mut self, map: &Map<String, Value>, at: &At) -> Typed {
         if map.contains_key("discriminator") {
-            self.gaps.note(gaps::POLYMORPHIC_BASE, &at.pointer);
+            self.built.gaps.note(gaps::POLYMORPHIC_BASE, &at.pointer);
         }
         for key in ["minProperties", "maxProperties"] {
             if map.contains_key(key) {
-                self.gaps.note(gaps::PROPERTY_COUNT, &at.pointer);
+                self.built.gaps.note(gaps::PROPERTY_COUNT, &at.pointer);
             }
         }
         let properties = match map.get("properties") {
             Some(Value::Object(p)) => Some(p),
             Some(_) => {
-                self.gaps.note(gaps::BAD_VALUE, &at.pointer);
+                self.built.gaps.note(gaps::BAD_VALUE, &at.pointer);
                 None
             }
             None => None,
@@ -810,7 +810,7 @@ impl Importer<'_> {
             refuses_unknown: additional == Some(&Value::Bool(false)),
             ..Typed::default()
         };
-        self.open_objects |= additional.is_none();
+        self.built.open_objects |= additional.is_none();
         typed.additional = match additional {
             Some(Value::Bool(true)) => Some("json".to_owned()),
             Some(schema @ Value::Object(_)) => {
@@ -836,7 +836,7 @@ impl Importer<'_> {
         let required: Vec<&str> = match map.get("required") {
             Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
             Some(_) => {
-                self.gaps.note(gaps::BAD_VALUE, &at.pointer);
+                self.built.gaps.note(gaps::BAD_VALUE, &at.pointer);
                 Vec::new()
             }
             None => Vec::new(),
@@ -898,7 +898,7 @@ impl Importer<'_> {
                 continue;
             }
             let pointer = refs::child(&required_at, &i.to_string());
-            let gap = self.gaps.note(gaps::UNDECLARED_REQUIRED, &pointer);
+            let gap = self.built.gaps.note(gaps::UNDECLARED_REQUIRED, &pointer);
             let Some(schema) = &additional else { continue };
             let field_at =
                 At { pointer: pointer.clone(), ..at.below(wire, format!("{owner}{}", sanitize(wire, Case::Pascal))) };
@@ -927,8 +927,8 @@ impl Importer<'_> {
             if optional && typed.constant.is_none() { vec![("optional", Value::Bool(true))] } else { vec![] };
         match (typed.read_only, typed.write_only) {
             (false, false) => {}
-            (true, true) => typed.gap(self.gaps.note(gaps::READ_ONLY, &at.pointer)),
-            (_, _) if typed.constant.is_some() => typed.gap(self.gaps.note(gaps::READ_ONLY, &at.pointer)),
+            (true, true) => typed.gap(self.built.gaps.note(gaps::READ_ONLY, &at.pointer)),
+            (_, _) if typed.constant.is_some() => typed.gap(self.built.gaps.note(gaps::READ_ONLY, &at.pointer)),
             (true, false) => extra.push(("read_only", Value::Bool(true))),
             (false, true) => extra.push(("write_only", Value::Bool(true))),
         }
@@ -945,7 +945,7 @@ impl Importer<'_> {
     /// the same, and the field naming the shared type leaves them to the type.
     fn share_inline_shape(&mut self, typed: &Typed, node: &mut Map<String, Value>) {
         const SHAPE: [&str; 5] = ["fields", "additional_properties", "unknown_fields", "enum", "open"];
-        if !self.share_shapes || !matches!(typed.expr, Expr::Object | Expr::Enum) || typed.constant.is_some() {
+        if !self.pass.share_shapes || !matches!(typed.expr, Expr::Object | Expr::Enum) || typed.constant.is_some() {
             return;
         }
         let Some(name) = typed.inline_name.clone() else { return };
@@ -956,7 +956,7 @@ impl Importer<'_> {
             return;
         }
         let key = Value::Object(shape).to_string();
-        match self.inline_shapes.get(&key) {
+        match self.built.inline_shapes.get(&key) {
             Some(first) if *first != name => {
                 let mut shared = Map::new();
                 shared.insert("type".into(), json!(first));
@@ -966,11 +966,11 @@ impl Importer<'_> {
                     }
                 }
                 *node = shared;
-                self.shared_shapes += 1;
+                self.built.shared_shapes += 1;
             }
             Some(_) => {}
             None => {
-                self.inline_shapes.insert(key, name);
+                self.built.inline_shapes.insert(key, name);
             }
         }
     }
@@ -978,7 +978,7 @@ impl Importer<'_> {
     /// A constant the format cannot hold as `const` (an optional field's): a one-value enum.
     fn constant_to_enum(&mut self, typed: &mut Typed, at: &At) {
         let Some(constant) = typed.constant.take() else { return };
-        typed.gap(self.gaps.note(gaps::NON_STRING_CONST, &at.pointer));
+        typed.gap(self.built.gaps.note(gaps::NON_STRING_CONST, &at.pointer));
         typed.expr = Expr::Enum;
         typed.enum_values = Some(vec![json!(constant)]);
         typed.open = Some(false);
@@ -1007,7 +1007,7 @@ impl Importer<'_> {
             } else {
                 self.one_type(ty, &without, at)
             };
-            typed.gap(self.gaps.note(gaps::NON_STRING_ENUM, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::NON_STRING_ENUM, &at.pointer));
             typed.nullable |= values.iter().any(Value::is_null);
             // Unchecked, but sampled with a value the document lists.
             typed.sample = values.iter().find(|v| !v.is_null() && self.fits(v, &typed)).cloned();
@@ -1059,7 +1059,7 @@ impl Importer<'_> {
             if typed.sample.is_none() || self.fits(example, typed) {
                 typed.sample = Some(example.clone());
             } else {
-                typed.gap(self.gaps.note(gaps::EXAMPLE_DROPPED, &at.pointer));
+                typed.gap(self.built.gaps.note(gaps::EXAMPLE_DROPPED, &at.pointer));
             }
         }
         typed.read_only |= map.get("readOnly") == Some(&Value::Bool(true));
@@ -1070,11 +1070,11 @@ impl Importer<'_> {
         }
         for key in UNSUPPORTED {
             if map.contains_key(*key) && !(*key == "not" && is_not_null(map)) {
-                typed.gap(self.gaps.note(gaps::UNSUPPORTED_KEYWORD, &at.pointer));
+                typed.gap(self.built.gaps.note(gaps::UNSUPPORTED_KEYWORD, &at.pointer));
             }
         }
         for id in map.get("x-gap").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
-            if self.gaps.carries(id) {
+            if self.built.gaps.carries(id) {
                 typed.gap(id.to_owned());
             }
         }
@@ -1088,7 +1088,7 @@ impl Importer<'_> {
             && typed.constraints.iter().any(|(k, _)| matches!(*k, "min_length" | "max_length" | "pattern"))
         {
             typed.constraints.retain(|(k, _)| !matches!(*k, "min_length" | "max_length" | "pattern"));
-            typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::CONTRADICTORY, &at.pointer));
         }
         if let Some(default) = typed.default.take() {
             // A scalar: a list's or a map's default is not written as a literal.
@@ -1097,7 +1097,7 @@ impl Importer<'_> {
             if optional && scalar && typed.expr != Expr::Json && self.fits(&default, typed) {
                 typed.default = Some(default);
             } else if !default.is_null() || !optional {
-                typed.gap(self.gaps.note(gaps::DEFAULT_DROPPED, &at.pointer));
+                typed.gap(self.built.gaps.note(gaps::DEFAULT_DROPPED, &at.pointer));
             }
         }
         if let Some(sample) = typed.sample.take() {
@@ -1108,7 +1108,7 @@ impl Importer<'_> {
                 // out `json` (a union whose variants overlap): decided when types are settled.
                 typed.pending_example = Some(super::settle::pending_example(sample, Some(&at.pointer)));
             } else {
-                typed.gap(self.gaps.note(gaps::EXAMPLE_DROPPED, &at.pointer));
+                typed.gap(self.built.gaps.note(gaps::EXAMPLE_DROPPED, &at.pointer));
             }
         }
         // A pattern stays when the document shows a sample, or when lint can invent one (it does
@@ -1119,7 +1119,7 @@ impl Importer<'_> {
         }
         if drop_pattern {
             typed.constraints.retain(|(k, _)| *k != "pattern");
-            typed.gap(self.gaps.note(gaps::PATTERN, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::PATTERN, &at.pointer));
         }
         let large = typed.constraints.iter().any(|(k, v)| match *k {
             "min_items" | "exact_items" => v.as_u64().is_some_and(|n| n > crate::model::sample::MAX_ITEMS),
@@ -1128,7 +1128,7 @@ impl Importer<'_> {
         });
         if large && typed.sample.is_none() {
             typed.constraints.retain(|(k, _)| !matches!(*k, "min_items" | "exact_items" | "min_length"));
-            typed.gap(self.gaps.note(gaps::LARGE_SAMPLE, &at.pointer));
+            typed.gap(self.built.gaps.note(gaps::LARGE_SAMPLE, &at.pointer));
         }
     }
 
@@ -1184,7 +1184,7 @@ impl Importer<'_> {
     /// True when the named type is an enumeration taking `value` (a string, or an integer for
     /// an enumeration of integers).
     fn enum_accepts(&self, name: &str, value: &Value) -> bool {
-        let Some(ty) = self.types.get(name) else {
+        let Some(ty) = self.built.types.get(name) else {
             // A component enumeration not built yet: read the document's values.
             let Some((key, _)) = self.doc.components.iter().find(|(_, n)| n.as_deref() == Some(name)) else {
                 return false;

@@ -15,7 +15,7 @@ impl Importer<'_> {
     pub(super) fn note_scheme_gaps(&mut self) {
         let doc = self.doc;
         for pointer in &doc.auth.oauth {
-            self.gaps.note(gaps::OAUTH, pointer);
+            self.built.gaps.note(gaps::OAUTH, pointer);
         }
     }
 
@@ -26,7 +26,7 @@ impl Importer<'_> {
         if let Some((name, _)) = self.doc.auth.schemes.values().find(|(_, node)| bearer(node)) {
             return name.clone();
         }
-        if let Some((name, _)) = &self.authorization {
+        if let Some((name, _)) = &self.built.authorization {
             return name.clone();
         }
         let taken: BTreeSet<String> = self.doc.auth.schemes.values().map(|(name, _)| name.clone()).collect();
@@ -36,7 +36,7 @@ impl Importer<'_> {
         node.insert("type".into(), json!("bearer"));
         node.insert("description".into(), json!("The `Authorization` header the document declares as a parameter."));
         // Apart from the document's schemes: no security requirement names it.
-        self.authorization = Some((name.clone(), node));
+        self.built.authorization = Some((name.clone(), node));
         name
     }
 
@@ -59,7 +59,7 @@ impl Importer<'_> {
                     .collect()
             })
             .unwrap_or_default();
-        let declared = self.authorization.as_ref();
+        let declared = self.built.authorization.as_ref();
         let default_scheme = self.doc.auth.schemes.values().next().or(declared).map(|(n, _)| n.clone());
         // Without `api.auth` the format's default is a bearer scheme: a public operation says so.
         if alternatives.is_empty() {
@@ -81,14 +81,14 @@ impl Importer<'_> {
             partial |= alternative.is_empty();
             for unknown in alternative.iter().filter(|s| spec_name(&self.doc.auth, s).is_none()) {
                 let kind = self.doc.auth.other.get(unknown).copied().unwrap_or(gaps::OPTIONAL_AUTH);
-                op_gaps.push(self.gaps.note(kind, pointer));
+                op_gaps.push(self.built.gaps.note(kind, pointer));
             }
             if !known.is_empty() && !kept.contains(&known) {
                 kept.push(known);
             }
         }
         if partial {
-            op_gaps.push(self.gaps.note(gaps::OPTIONAL_AUTH, pointer));
+            op_gaps.push(self.built.gaps.note(gaps::OPTIONAL_AUTH, pointer));
         }
         match kept.as_slice() {
             [] => Some(json!("none")),

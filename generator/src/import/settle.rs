@@ -40,21 +40,21 @@ impl Importer<'_> {
     /// of it, takes the document's example kept aside as its sample: a made-up object may fit
     /// none of the variants of its `oneOf`, or several. Elsewhere the example stays left out.
     fn settle_pending_examples(&mut self) {
-        let gaps = &mut self.gaps;
-        for ty in self.types.values_mut() {
+        let gaps = &mut self.built.gaps;
+        for ty in self.built.types.values_mut() {
             settle_examples(&mut ty.node, gaps);
         }
-        for op in &mut self.operations {
+        for op in &mut self.built.operations {
             settle_examples(&mut op.node, gaps);
         }
-        for (node, _) in self.shared.values_mut() {
+        for (node, _) in self.built.shared.values_mut() {
             settle_examples(node, gaps);
         }
     }
 
     /// Unions with a discriminator whose variants can carry its tag become tagged.
     fn settle_tagged(&mut self) {
-        let pending = std::mem::take(&mut self.pending_unions);
+        let pending = std::mem::take(&mut self.built.pending_unions);
         for union in &pending {
             let Some((tag, mapping)) = &union.discriminator else { continue };
             let Some(variants) = self.variants(&union.name) else { continue };
@@ -66,19 +66,19 @@ impl Importer<'_> {
                     self.set_union_tag(&union.name, tag);
                 }
                 None => {
-                    let id = self.gaps.note(gaps::DISCRIMINATOR, &union.pointer);
-                    if let Some(ty) = self.types.get_mut(&union.name) {
+                    let id = self.built.gaps.note(gaps::DISCRIMINATOR, &union.pointer);
+                    if let Some(ty) = self.built.types.get_mut(&union.name) {
                         add_gaps(&mut ty.node, &[id]);
                     }
                 }
             }
         }
-        self.pending_unions = pending;
+        self.built.pending_unions = pending;
     }
 
     /// The variant expressions of a union type.
     fn variants(&self, union: &str) -> Option<Vec<String>> {
-        let list = self.types.get(union)?.node.get("union")?.get("variants")?.as_array()?;
+        let list = self.built.types.get(union)?.node.get("union")?.get("variants")?.as_array()?;
         Some(list.iter().filter_map(Value::as_str).map(str::to_owned).collect())
     }
 
@@ -94,7 +94,7 @@ impl Importer<'_> {
         let mut values = Vec::new();
         let mut rust = BTreeSet::new();
         for (variant, reference) in variants.iter().zip(refs) {
-            let ty = self.types.get(variant)?;
+            let ty = self.built.types.get(variant)?;
             let fields = ty.node.get("fields")?.as_object()?;
             let reference = reference.as_ref()?;
             let mapped: Vec<&String> = mapping
@@ -122,7 +122,8 @@ impl Importer<'_> {
 
     /// Makes the tag field of a variant the constant `value`, first among its fields.
     fn set_tag(&mut self, variant: &str, tag: &str, value: &str) {
-        let Some(Value::Object(fields)) = self.types.get_mut(variant).and_then(|t| t.node.get_mut("fields")) else {
+        let Some(Value::Object(fields)) = self.built.types.get_mut(variant).and_then(|t| t.node.get_mut("fields"))
+        else {
             return;
         };
         let mut field = Map::new();
@@ -144,6 +145,7 @@ impl Importer<'_> {
     fn settle_untagged(&mut self) -> bool {
         let mut failed_any = false;
         let names: Vec<String> = self
+            .built
             .types
             .iter()
             .filter(|(_, t)| t.node.get("union").is_some_and(|u| u.get("tag").is_none()))
@@ -160,10 +162,10 @@ impl Importer<'_> {
                 continue;
             }
             if overlapping || names_clash {
-                let pointer = self.types.get(&name).map(|t| t.pointer.clone()).unwrap_or_default();
-                self.gaps.note(gaps::UNION_OVERLAP, &pointer);
-                self.types.shift_remove(&name);
-                self.failed.insert(name, "json".into());
+                let pointer = self.built.types.get(&name).map(|t| t.pointer.clone()).unwrap_or_default();
+                self.built.gaps.note(gaps::UNION_OVERLAP, &pointer);
+                self.built.types.shift_remove(&name);
+                self.built.failed.insert(name, "json".into());
                 failed_any = true;
             }
         }
@@ -186,7 +188,7 @@ impl Importer<'_> {
                 // (shared shapes).
                 let values = match (field.get("enum"), field.get("type").and_then(Value::as_str)) {
                     (Some(values), _) => values.clone(),
-                    (None, Some(name)) => match self.types.get(name) {
+                    (None, Some(name)) => match self.built.types.get(name) {
                         Some(ty) => ty.node.get("enum")?.clone(),
                         None => self.inline_shape(name)?.get("enum")?.clone(),
                     },
@@ -199,7 +201,7 @@ impl Importer<'_> {
             };
             Some(fields.iter().filter_map(|(name, field)| Some((name.clone(), one(field)?))).collect())
         };
-        let Some(all) = variants.iter().map(|v| constants(self.types.get(v))).collect::<Option<Vec<_>>>() else {
+        let Some(all) = variants.iter().map(|v| constants(self.built.types.get(v))).collect::<Option<Vec<_>>>() else {
             return false;
         };
         let Some(first) = all.first() else { return false };
@@ -218,9 +220,9 @@ impl Importer<'_> {
             self.set_tag(variant, &tag, &value);
         }
         self.set_union_tag(union, &tag);
-        let pointer = self.types.get(union).map(|t| t.pointer.clone()).unwrap_or_default();
-        let id = self.gaps.note(gaps::IMPLICIT_TAG, &pointer);
-        if let Some(ty) = self.types.get_mut(union) {
+        let pointer = self.built.types.get(union).map(|t| t.pointer.clone()).unwrap_or_default();
+        let id = self.built.gaps.note(gaps::IMPLICIT_TAG, &pointer);
+        if let Some(ty) = self.built.types.get_mut(union) {
             add_gaps(&mut ty.node, &[id]);
         }
         true
@@ -228,13 +230,13 @@ impl Importer<'_> {
 
     /// The shape of the inline type named `name` that later places share (`enum`, `fields`).
     fn inline_shape(&self, name: &str) -> Option<Map<String, Value>> {
-        let (key, _) = self.inline_shapes.iter().find(|(_, first)| *first == name)?;
+        let (key, _) = self.built.inline_shapes.iter().find(|(_, first)| *first == name)?;
         serde_json::from_str(key).ok()
     }
 
     /// Makes `tag` the tag of the union type `union`, first among its keys.
     fn set_union_tag(&mut self, union: &str, tag: &str) {
-        if let Some(Value::Object(u)) = self.types.get_mut(union).and_then(|t| t.node.get_mut("union")) {
+        if let Some(Value::Object(u)) = self.built.types.get_mut(union).and_then(|t| t.node.get_mut("union")) {
             let mut ordered = Map::new();
             ordered.insert("tag".into(), json!(tag));
             ordered.append(u);
@@ -244,7 +246,7 @@ impl Importer<'_> {
 
     /// The Rust variant name lowering gives an untagged variant.
     fn untagged_variant_name(&self, union: &str, variant: &str) -> String {
-        if self.types.contains_key(variant) {
+        if self.built.types.contains_key(variant) {
             let rust = sanitize(variant, Case::Pascal);
             let prefix = sanitize(union, Case::Pascal);
             return match rust.strip_prefix(&prefix) {
@@ -269,7 +271,7 @@ impl Importer<'_> {
             "boolean" => Shape::Boolean,
             e if e.starts_with("list<") => Shape::Array,
             e if e.starts_with("map<") => Shape::Object { required: BTreeSet::new(), known: None },
-            name => match self.types.get(name) {
+            name => match self.built.types.get(name) {
                 None => Shape::Any,
                 Some(ty) => {
                     let node = &ty.node;
@@ -300,17 +302,17 @@ impl Importer<'_> {
 
     /// Rewrites every reference to a type that failed (or a union that became `json`).
     fn rewrite_failed(&mut self) {
-        if self.failed.is_empty() {
+        if self.built.failed.is_empty() {
             return;
         }
-        let failed = self.failed.clone();
-        for ty in self.types.values_mut() {
+        let failed = self.built.failed.clone();
+        for ty in self.built.types.values_mut() {
             rewrite_map(&mut ty.node, &failed);
         }
-        for op in &mut self.operations {
+        for op in &mut self.built.operations {
             rewrite_map(&mut op.node, &failed);
         }
-        for (node, _) in self.shared.values_mut() {
+        for (node, _) in self.built.shared.values_mut() {
             rewrite_map(node, &failed);
         }
     }
@@ -319,14 +321,15 @@ impl Importer<'_> {
     fn settle_finite(&mut self) {
         for _ in 0..64 {
             let finite = self.finite_types();
-            let infinite: Vec<String> = self.types.keys().filter(|n| !finite.contains(*n)).cloned().collect();
+            let infinite: Vec<String> = self.built.types.keys().filter(|n| !finite.contains(*n)).cloned().collect();
             if infinite.is_empty() {
                 return;
             }
             for name in infinite {
-                let pointer = self.types[&name].pointer.clone();
-                let id = self.gaps.note(gaps::INFINITE, &pointer);
-                let Some(Value::Object(fields)) = self.types.get_mut(&name).and_then(|t| t.node.get_mut("fields"))
+                let pointer = self.built.types[&name].pointer.clone();
+                let id = self.built.gaps.note(gaps::INFINITE, &pointer);
+                let Some(Value::Object(fields)) =
+                    self.built.types.get_mut(&name).and_then(|t| t.node.get_mut("fields"))
                 else {
                     continue;
                 };
@@ -340,7 +343,7 @@ impl Importer<'_> {
         let mut finite: BTreeSet<String> = BTreeSet::new();
         loop {
             let mut grew = false;
-            for (name, ty) in &self.types {
+            for (name, ty) in &self.built.types {
                 if finite.contains(name) {
                     continue;
                 }
@@ -351,12 +354,12 @@ impl Importer<'_> {
                         .into_iter()
                         .flatten()
                         .filter_map(Value::as_str)
-                        .any(|v| expr_finite(v, &finite, &self.types))
+                        .any(|v| expr_finite(v, &finite, &self.built.types))
                 } else {
                     ty.node
                         .get("fields")
                         .and_then(Value::as_object)
-                        .is_none_or(|f| fields_finite(f, &finite, &self.types))
+                        .is_none_or(|f| fields_finite(f, &finite, &self.built.types))
                 };
                 if ok {
                     finite.insert(name.clone());

@@ -18,10 +18,10 @@ impl Importer<'_> {
     }
 
     fn named_fields_at(&self, name: &str, depth: usize) -> Option<Map<String, Value>> {
-        let node = match self.types.get(name) {
+        let node = match self.built.types.get(name) {
             Some(ty) => ty.node.clone(),
             None => {
-                let (shape, _) = self.inline_shapes.iter().find(|(_, n)| n.as_str() == name)?;
+                let (shape, _) = self.built.inline_shapes.iter().find(|(_, n)| n.as_str() == name)?;
                 serde_json::from_str::<Map<String, Value>>(shape).ok()?
             }
         };
