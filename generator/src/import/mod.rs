@@ -30,6 +30,7 @@ mod files;
 pub mod gaps;
 mod guards;
 mod media;
+mod merge;
 mod names;
 mod operations;
 mod pagination;

@@ -4,6 +4,7 @@
 //! decision.
 
 use super::gaps::{self, Kind};
+use super::merge;
 use super::refs::{self, RefProblem};
 use super::typed::{Expr, Typed};
 use super::{Importer, TypeOut, add_gaps, names};
@@ -144,8 +145,7 @@ impl Importer<'_> {
         if self.walk.merging.contains(&identity) {
             return self.json_because(gaps::TOO_DEEP, &at.pointer);
         }
-        let mut merged = Map::new();
-        self.merge_into(&mut merged, map, at, 0);
+        let mut merged = merge::merged(self.doc.value, &mut self.walk, &mut self.built.gaps, map, &at.pointer);
         merged.remove("allOf");
         if merged.contains_key("oneOf") || merged.contains_key("anyOf") {
             return self.json_because(gaps::UNION_OVERLAP, &at.pointer);
@@ -200,12 +200,11 @@ impl Importer<'_> {
                     return None;
                 }
                 // Components including each other: merged instead (the cycle cut, with a gap).
-                if self.composes_back(&key, &at.pointer) {
+                if merge::composes_back(self.doc.value, &key, &at.pointer) {
                     return None;
                 }
                 let name = self.component_type(&key)?;
-                let mut merged = Map::new();
-                self.merge_into(&mut merged, target, at, 0);
+                let merged = merge::merged(self.doc.value, &mut self.walk, &mut self.built.gaps, target, &at.pointer);
                 for (property, schema) in merged.get("properties").and_then(Value::as_object).into_iter().flatten() {
                     if inherited.insert(property.clone(), schema.clone()).is_some() {
                         return None; // Two included components give the same property.
@@ -265,70 +264,6 @@ impl Importer<'_> {
         own.insert("type".into(), json!("object"));
         own.entry("properties").or_insert_with(|| json!({}));
         Some((bases, own))
-    }
-
-    /// True when the component `key`, through the allOf references of the components it
-    /// names, comes back to the schema at `pointer`.
-    fn composes_back(&self, key: &str, pointer: &str) -> bool {
-        let schemas = &self.doc.value["components"]["schemas"];
-        let mut seen = BTreeSet::new();
-        let mut pending = vec![key.to_owned()];
-        while let Some(key) = pending.pop() {
-            if refs::child("#/components/schemas", &key) == pointer {
-                return true;
-            }
-            if !seen.insert(key.clone()) {
-                continue;
-            }
-            let parts = schemas.get(&key).and_then(|s| s.get("allOf")).and_then(Value::as_array);
-            for part in parts.into_iter().flatten() {
-                let reference = part.get("$ref").and_then(Value::as_str);
-                if let Some(next) = reference.and_then(|r| r.strip_prefix("#/components/schemas/")) {
-                    pending.push(next.replace("~1", "/").replace("~0", "~"));
-                }
-            }
-        }
-        false
-    }
-
-    /// Merges a schema and its allOf parts (references followed) into one mapping: properties
-    /// and required lists add up, other keys of later parts win. A referenced part is merged
-    /// once and remembered; a part naming a schema being merged (a cycle) is left out, with a
-    /// gap.
-    fn merge_into(&mut self, merged: &mut Map<String, Value>, map: &Map<String, Value>, at: &At, depth: usize) {
-        if depth > refs::MAX_HOPS {
-            return;
-        }
-        if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
-            for part in parts {
-                let Ok((target, pointer)) = refs::follow(self.doc.value, part, &at.pointer) else {
-                    self.built.gaps.note(gaps::BROKEN_REF, &at.pointer);
-                    continue;
-                };
-                let Value::Object(target) = target else { continue };
-                if part.get("$ref").is_none() {
-                    self.merge_into(merged, target, at, depth + 1);
-                    continue;
-                }
-                if self.walk.merge_path.contains(&pointer) {
-                    self.built.gaps.note(gaps::TOO_DEEP, &at.pointer);
-                    continue;
-                }
-                let whole = match self.walk.merged_refs.get(&pointer) {
-                    Some(whole) => whole.clone(),
-                    None => {
-                        let mut whole = Map::new();
-                        self.walk.merge_path.push(pointer.clone());
-                        self.merge_into(&mut whole, target, at, depth + 1);
-                        self.walk.merge_path.pop();
-                        self.walk.merged_refs.insert(pointer, whole.clone());
-                        whole
-                    }
-                };
-                merge_keys(merged, &whole);
-            }
-        }
-        merge_keys(merged, map);
     }
 
     /// oneOf / anyOf: null variants make the value nullable, an enum beside a plain string is an
@@ -1212,59 +1147,6 @@ const SHAPE_KEYS: &[&str] =
     &["type", "properties", "items", "additionalProperties", "enum", "$ref", "allOf", "oneOf", "anyOf", "const"];
 
 /// True when a schema is plainly an object: properties or `type: object`, no union.
-/// Adds the keys of `map` (but `allOf`) to `merged`: properties and required lists add up,
-/// other keys win.
-fn merge_keys(merged: &mut Map<String, Value>, map: &Map<String, Value>) {
-    for (key, value) in map {
-        match key.as_str() {
-            "allOf" => {}
-            "properties" => {
-                let target = merged.entry("properties").or_insert_with(|| json!({}));
-                if let (Value::Object(target), Value::Object(props)) = (target, value) {
-                    for (k, v) in props {
-                        let combined = target.get(k).and_then(|earlier| combine_property(earlier, v));
-                        target.insert(k.clone(), combined.unwrap_or_else(|| v.clone()));
-                    }
-                }
-            }
-            "required" => {
-                let target = merged.entry("required").or_insert_with(|| json!([]));
-                if let (Value::Array(target), Value::Array(required)) = (target, value) {
-                    for name in required {
-                        if !target.contains(name) {
-                            target.push(name.clone());
-                        }
-                    }
-                }
-            }
-            _ => {
-                merged.insert(key.clone(), value.clone());
-            }
-        }
-    }
-}
-
-/// A property two parts of an `allOf` both give, as one schema: JSON Schema applies both, so
-/// the later part's keys are added to the earlier's (sendgrid's `from_email`: `format: email`
-/// in the shared part, a `pattern` in the operation's). `None` (the later part wins, as
-/// before) when either is a reference or they give different types.
-fn combine_property(earlier: &Value, later: &Value) -> Option<Value> {
-    let (Value::Object(earlier), Value::Object(later)) = (earlier, later) else { return None };
-    if earlier.contains_key("$ref") || later.contains_key("$ref") {
-        return None;
-    }
-    if let (Some(a), Some(b)) = (earlier.get("type"), later.get("type"))
-        && a != b
-    {
-        return None;
-    }
-    let mut combined = earlier.clone();
-    for (key, value) in later {
-        combined.insert(key.clone(), value.clone());
-    }
-    Some(Value::Object(combined))
-}
-
 fn is_object_schema(map: &Map<String, Value>) -> bool {
     let object = map.contains_key("properties") || map.get("type") == Some(&json!("object"));
     object && !map.contains_key("oneOf") && !map.contains_key("anyOf") && !map.contains_key("enum")
