@@ -92,6 +92,21 @@ impl Importer<'_> {
         if let Some(example) = example.or_else(|| schema.get("example").cloned()) {
             extra.push((super::settle::PENDING_EXAMPLE, super::settle::pending_example(example, None)));
         }
+        self.json_body_media(content, (media, schema), &body_pointer, &mut extra, op_gaps);
+        Ok(Some(typed.node(extra)))
+    }
+
+    /// The media types a JSON request body is taken in (`extra`'s `media_type`, and `style`
+    /// when a form sends lists in brackets): the JSON one, and the forms of the same schema
+    /// the format reads; the others are a gap.
+    fn json_body_media(
+        &mut self,
+        content: Option<&Map<String, Value>>,
+        (media, schema): (&str, &Value),
+        body_pointer: &str,
+        extra: &mut Vec<(&'static str, Value)>,
+        op_gaps: &mut Vec<String>,
+    ) {
         // The same schema also taken as a form, without files (the JSON value has none):
         // urlencoded, nested values in brackets; multipart, of scalars only (OpenAPI sends a
         // nested value as a JSON part, which the format does not read). Every such media
@@ -126,13 +141,12 @@ impl Importer<'_> {
             }
             let urlencoded = |m: &String| essence(m) == "application/x-www-form-urlencoded";
             if forms.iter().any(|(m, entry)| urlencoded(m) && objects_exploded(self.doc.value, entry, schema)) {
-                op_gaps.push(self.built.gaps.note(gaps::FORM_OBJECTS, &refs::child(&body_pointer, "content")));
+                op_gaps.push(self.built.gaps.note(gaps::FORM_OBJECTS, &refs::child(body_pointer, "content")));
             }
         }
         if content.into_iter().flatten().any(|(m, _)| !kept(m)) {
-            op_gaps.push(self.built.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
+            op_gaps.push(self.built.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(body_pointer, "content")));
         }
-        Ok(Some(typed.node(extra)))
     }
 
     /// A request body that is not JSON, as the format holds it: a form (an object, nested

@@ -170,31 +170,7 @@ impl Importer<'_> {
         }
         let mut response = response;
         if method == "head" {
-            // HEAD answers a GET's status and headers, never a body; its `Content-Type` is
-            // the body's it leaves out.
-            let bodied = ["type", "fields", "items"].iter().any(|key| response.contains_key(*key));
-            let bytes = response.get("type") == Some(&json!("bytes"));
-            let media_type = match response.get("media_type") {
-                Some(Value::Array(listed)) => listed.first().cloned(),
-                Some(media) => Some(media.clone()),
-                None if bytes => Some(json!("application/octet-stream")),
-                None => bodied.then(|| json!("application/json")),
-            };
-            for key in [
-                "type",
-                "type_name",
-                "fields",
-                "additional_properties",
-                "unknown_fields",
-                "empty",
-                "media_type",
-                "also",
-            ] {
-                response.shift_remove(key);
-            }
-            if let Some(media_type) = media_type.filter(|_| bodied) {
-                response.insert("media_type".into(), media_type);
-            }
+            head_response(&mut response);
         }
         node.insert("response".into(), Value::Object(response));
         if !errors.is_empty() {
@@ -445,6 +421,26 @@ impl Importer<'_> {
 }
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/// A HEAD operation's response: a GET's status and headers, never a body; its `Content-Type`
+/// is the body's it leaves out.
+fn head_response(response: &mut Map<String, Value>) {
+    let bodied = ["type", "fields", "items"].iter().any(|key| response.contains_key(*key));
+    let bytes = response.get("type") == Some(&json!("bytes"));
+    let media_type = match response.get("media_type") {
+        Some(Value::Array(listed)) => listed.first().cloned(),
+        Some(media) => Some(media.clone()),
+        None if bytes => Some(json!("application/octet-stream")),
+        None => bodied.then(|| json!("application/json")),
+    };
+    for key in ["type", "type_name", "fields", "additional_properties", "unknown_fields", "empty", "media_type", "also"]
+    {
+        response.shift_remove(key);
+    }
+    if let Some(media_type) = media_type.filter(|_| bodied) {
+        response.insert("media_type".into(), media_type);
+    }
+}
 
 /// A parameter an operation declares, as the selectors read it.
 struct Declared {

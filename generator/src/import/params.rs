@@ -6,7 +6,7 @@
 use super::gaps::{self};
 use super::refs;
 use super::schema::{At, free_rust_name};
-use super::typed::Expr;
+use super::typed::{Expr, Typed};
 use super::{Importer, names};
 use crate::model::names::{Case, sanitize};
 use crate::model::{PathTemplate, Selector};
@@ -41,21 +41,7 @@ impl Importer<'_> {
         read: &mut ParamsRead,
     ) -> Vec<Value> {
         let doc = self.doc.value;
-        let mut merged: IndexMap<(String, String), (Value, String)> = IndexMap::new();
-        let item_pointer = pointer.rsplit_once('/').map_or(pointer, |(item, _)| item).to_owned();
-        let lists = [(item.get("parameters"), item_pointer), (op.get("parameters"), pointer.to_owned())];
-        for (list, at) in lists {
-            for (i, param) in list.and_then(Value::as_array).into_iter().flatten().enumerate() {
-                let param_pointer = refs::child(&refs::child(&at, "parameters"), &i.to_string());
-                let Ok((resolved, _)) = refs::follow(doc, param, &param_pointer) else {
-                    op_gaps.push(self.built.gaps.note(gaps::BROKEN_REF, &param_pointer));
-                    continue;
-                };
-                let name = resolved.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-                let location = resolved.get("in").and_then(Value::as_str).unwrap_or_default().to_owned();
-                merged.insert((name, location), (param.clone(), param_pointer));
-            }
-        }
+        let merged = self.merged_params(item, op, pointer, op_gaps);
         let mut out = Vec::new();
         read.exploded.clear();
         let mut taken = names::Taken::new(Case::Snake);
@@ -83,28 +69,8 @@ impl Importer<'_> {
             // otherwise (`dropped` is undone there).
             read.counts.0 += 1;
             read.counts.1 += 1;
-            match location.as_str() {
-                "header" if name.eq_ignore_ascii_case("authorization") && is_required(doc, &param) => {
-                    read.declared_authorization = true;
-                    op_gaps.push(self.built.gaps.note(gaps::AUTHORIZATION_PARAM, &param_pointer));
-                    read.counts.1 -= 1; // Kept: it is the operation's credential.
-                    continue;
-                }
-                // A `Content-Type` an operation without a body asks for is its own parameter.
-                "header" if name.eq_ignore_ascii_case("content-type") && op.get("requestBody").is_none() => {}
-                "header" if !is_token(&name) || is_reserved_header(&name) => {
-                    op_gaps.push(self.built.gaps.note(gaps::HEADER_PARAM, &param_pointer));
-                    continue;
-                }
-                "cookie" if !is_token(&name) => {
-                    op_gaps.push(self.built.gaps.note(gaps::COOKIE_PARAM, &param_pointer));
-                    continue;
-                }
-                "path" | "query" | "header" | "cookie" => {}
-                _ => {
-                    op_gaps.push(self.built.gaps.note(gaps::BAD_VALUE, &param_pointer));
-                    continue;
-                }
+            if self.not_a_param((&name, &location), &param, op, (&param_pointer, &mut *op_gaps), read) {
+                continue;
             }
             let wire =
                 if location == "path" { renames.get(&name).cloned().unwrap_or(name.clone()) } else { name.clone() };
@@ -149,19 +115,9 @@ impl Importer<'_> {
         for name in &in_path {
             if !declared_path.contains(*name) {
                 op_gaps.push(self.built.gaps.note(gaps::UNDECLARED_PATH_PARAM, pointer));
-                let wire = (*name).to_owned();
-                if !taken.is_free(&wire) {
-                    // Cannot happen for a valid path: its parameters are distinct.
-                    continue;
+                if let Some(entry) = undeclared_path_param(name, &mut taken, &dropped_path) {
+                    path_out.insert((*name).to_owned(), entry);
                 }
-                taken.claim(&wire);
-                // A list of scalars (`1,2,3`) the format cannot type: text, its sample one item,
-                // which the document's list takes.
-                let entry = match dropped_path.get(&wire) {
-                    Some(sample) => json!({ "name": wire, "in": "path", "sample": sample }),
-                    None => json!({ "name": wire, "in": "path" }),
-                };
-                path_out.insert(wire.clone(), entry);
             }
         }
         for name in in_path {
@@ -171,6 +127,69 @@ impl Importer<'_> {
         }
         out.extend(query);
         out
+    }
+
+    /// The path item's and the operation's parameters by name and location (the operation's
+    /// win), each as written with its pointer; a broken reference is a gap.
+    fn merged_params(
+        &mut self,
+        item: &Map<String, Value>,
+        op: &Map<String, Value>,
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> IndexMap<(String, String), (Value, String)> {
+        let doc = self.doc.value;
+        let mut merged = IndexMap::new();
+        let item_pointer = pointer.rsplit_once('/').map_or(pointer, |(item, _)| item).to_owned();
+        let lists = [(item.get("parameters"), item_pointer), (op.get("parameters"), pointer.to_owned())];
+        for (list, at) in lists {
+            for (i, param) in list.and_then(Value::as_array).into_iter().flatten().enumerate() {
+                let param_pointer = refs::child(&refs::child(&at, "parameters"), &i.to_string());
+                let Ok((resolved, _)) = refs::follow(doc, param, &param_pointer) else {
+                    op_gaps.push(self.built.gaps.note(gaps::BROKEN_REF, &param_pointer));
+                    continue;
+                };
+                let name = resolved.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let location = resolved.get("in").and_then(Value::as_str).unwrap_or_default().to_owned();
+                merged.insert((name, location), (param.clone(), param_pointer));
+            }
+        }
+        merged
+    }
+
+    /// Whether a parameter is read no further for where it travels (left out, with a gap), or
+    /// for being the operation's credential (a required `Authorization` header, kept).
+    fn not_a_param(
+        &mut self,
+        (name, location): (&str, &str),
+        param: &Value,
+        op: &Map<String, Value>,
+        (param_pointer, op_gaps): (&str, &mut Vec<String>),
+        read: &mut ParamsRead,
+    ) -> bool {
+        match location {
+            "header" if name.eq_ignore_ascii_case("authorization") && is_required(self.doc.value, param) => {
+                read.declared_authorization = true;
+                op_gaps.push(self.built.gaps.note(gaps::AUTHORIZATION_PARAM, param_pointer));
+                read.counts.1 -= 1; // Kept: it is the operation's credential.
+                true
+            }
+            // A `Content-Type` an operation without a body asks for is its own parameter.
+            "header" if name.eq_ignore_ascii_case("content-type") && op.get("requestBody").is_none() => false,
+            "header" if !is_token(name) || is_reserved_header(name) => {
+                op_gaps.push(self.built.gaps.note(gaps::HEADER_PARAM, param_pointer));
+                true
+            }
+            "cookie" if !is_token(name) => {
+                op_gaps.push(self.built.gaps.note(gaps::COOKIE_PARAM, param_pointer));
+                true
+            }
+            "path" | "query" | "header" | "cookie" => false,
+            _ => {
+                op_gaps.push(self.built.gaps.note(gaps::BAD_VALUE, param_pointer));
+                true
+            }
+        }
     }
 
     /// The schema of a parameter declared with `content`, and whether it travels as JSON
@@ -205,7 +224,7 @@ impl Importer<'_> {
     fn json_parameter_node(
         &mut self,
         param: &Value,
-        mut typed: super::typed::Typed,
+        mut typed: Typed,
         location: &str,
         json_keys: Vec<(&str, Value)>,
         pointer: &str,
@@ -234,15 +253,10 @@ impl Importer<'_> {
     /// A parameter's type as a named one (an inline object, union or enumeration becomes a type
     /// of its own), keeping what the parameter says of it: its description, sample and gaps,
     /// and with `constraints` those of a type not made inline (a JSON list's `max_items`).
-    fn named_param_type(
-        &mut self,
-        typed: super::typed::Typed,
-        constraints: bool,
-        pointer: &str,
-    ) -> super::typed::Typed {
+    fn named_param_type(&mut self, typed: Typed, constraints: bool, pointer: &str) -> Typed {
         let expr = self.complete(typed.clone(), pointer);
         let keep = constraints && !typed.expr.is_inline();
-        super::typed::Typed {
+        Typed {
             expr,
             description: typed.description,
             sample: typed.sample,
@@ -422,21 +436,8 @@ impl Importer<'_> {
         (pointer, op_gaps): (&str, &mut Vec<String>),
         read: &mut ParamsRead,
     ) -> Option<Map<String, Value>> {
-        let mut json_keys = Vec::new();
-        let schema = match (param.get("schema"), param.get("content")) {
-            (Some(schema), _) => schema.clone(),
-            (None, Some(content)) => {
-                let Some((schema, as_json)) = self.content_schema(content, location, pointer, op_gaps) else {
-                    op_gaps.push(self.built.gaps.note(gaps::OBJECT_PARAM, pointer));
-                    return None;
-                };
-                if as_json {
-                    json_keys.push(("media_type", json!("application/json")));
-                }
-                schema
-            }
-            (None, None) => json!({"type": "string"}),
-        };
+        let (schema, as_json) = self.param_schema(param, location, (pointer, &mut *op_gaps))?;
+        let json_keys = if as_json { vec![("media_type", json!("application/json"))] } else { Vec::new() };
         let schema = boolean_enum_as_text(self.doc.value, schema, pointer);
         let at = At::new(refs::child(pointer, "schema"), derived);
         let mut typed = self.schema(&schema, &at);
@@ -488,35 +489,8 @@ impl Importer<'_> {
             typed.sample = Some(example.clone());
         }
         let list = matches!(typed.expr, Expr::List(_));
-        let style = param.get("style").and_then(Value::as_str).unwrap_or("form");
-        let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(style == "form");
-        // Query lists travel as repeated keys (`form`, exploded) or one delimited value (the
-        // spec's `style`/`explode`), header lists as one comma-separated value (`simple`,
-        // OpenAPI's default for headers).
         let mut style_keys = object_keys;
-        let as_format = object_style.is_some()
-            || match location {
-                "header" => style == "simple" || param.get("style").is_none(),
-                // A scalar after a dot or its name in the path (`.5`, `;id=5`).
-                "path" if matches!(style, "label" | "matrix") && !list => {
-                    style_keys.push(("style", json!(style)));
-                    true
-                }
-                // A path list is comma-separated (`simple`, OpenAPI's default in a path).
-                "path" => style == "simple" || param.get("style").is_none(),
-                _ => match (style, explode) {
-                    ("form", true) => true,
-                    ("form", false) | ("spaceDelimited" | "pipeDelimited", false) | ("deepObject", true) if list => {
-                        style_keys.push(("style", json!(style)));
-                        if style == "form" {
-                            style_keys.push(("explode", json!(false)));
-                        }
-                        // `deepObject` is exploded by default: `explode: true` says nothing more.
-                        true
-                    }
-                    _ => false,
-                },
-            };
+        let as_format = object_style.is_some() || travels_styled(param, location, list, &mut style_keys);
         if list && !as_format {
             typed.gap(self.built.gaps.note(gaps::PARAM_STYLE, pointer));
         }
@@ -538,23 +512,28 @@ impl Importer<'_> {
             }
         }
         typed.sensitive |= param.get("x-sensitive") == Some(&Value::Bool(true));
-        let mut extra = vec![("in", json!(location))];
-        if required && location != "path" {
-            extra.push(("required", json!(true)));
-        }
-        if location == "query" && param.get("allowEmptyValue") == Some(&Value::Bool(true)) {
-            extra.push(("allow_empty", json!(true)));
-        }
-        extra.append(&mut style_keys);
-        let typed_node = typed.node(Vec::new());
-        // `in` and `required` first, as a person writes a parameter.
-        let mut node: Map<String, Value> = extra.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-        for (key, value) in typed_node {
-            if !(location == "path" && key == "type" && value == json!("string")) {
-                node.insert(key, value); // Path parameters are strings unless said otherwise.
+        Some(param_mapping(param, location, required, style_keys, &typed))
+    }
+
+    /// A parameter's schema (`schema`, or that of its `content`; text when it gives none), and
+    /// whether it travels as JSON text; `None` (with a gap) for content no parameter carries.
+    fn param_schema(
+        &mut self,
+        param: &Value,
+        location: &str,
+        (pointer, op_gaps): (&str, &mut Vec<String>),
+    ) -> Option<(Value, bool)> {
+        Some(match (param.get("schema"), param.get("content")) {
+            (Some(schema), _) => (schema.clone(), false),
+            (None, Some(content)) => {
+                let Some((schema, as_json)) = self.content_schema(content, location, pointer, op_gaps) else {
+                    op_gaps.push(self.built.gaps.note(gaps::OBJECT_PARAM, pointer));
+                    return None;
+                };
+                (schema, as_json)
             }
-        }
-        Some(node)
+            (None, None) => (json!({"type": "string"}), false),
+        })
     }
 
     /// True when a value of `expr` can travel as a parameter: a scalar or enumeration, or
@@ -578,6 +557,85 @@ impl Importer<'_> {
             other => scalar(other),
         }
     }
+}
+
+/// The entry of a path parameter the operation does not declare (taking its name); `None`
+/// when the name is taken.
+fn undeclared_path_param(
+    wire: &str,
+    taken: &mut names::Taken,
+    dropped_path: &BTreeMap<String, String>,
+) -> Option<Value> {
+    if !taken.is_free(wire) {
+        // Cannot happen for a valid path: its parameters are distinct.
+        return None;
+    }
+    taken.claim(wire);
+    // A list of scalars (`1,2,3`) the format cannot type: text, its sample one item, which
+    // the document's list takes.
+    Some(match dropped_path.get(wire) {
+        Some(sample) => json!({ "name": wire, "in": "path", "sample": sample }),
+        None => json!({ "name": wire, "in": "path" }),
+    })
+}
+
+/// Whether a parameter travels as the format carries it, adding to `style_keys` the `style`
+/// and `explode` keys that say how. Query lists travel as repeated keys (`form`, exploded) or
+/// one delimited value (the spec's `style`/`explode`), header lists as one comma-separated
+/// value (`simple`, OpenAPI's default for headers).
+fn travels_styled(param: &Value, location: &str, list: bool, style_keys: &mut Vec<(&'static str, Value)>) -> bool {
+    let style = param.get("style").and_then(Value::as_str).unwrap_or("form");
+    let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(style == "form");
+    match location {
+        "header" => style == "simple" || param.get("style").is_none(),
+        // A scalar after a dot or its name in the path (`.5`, `;id=5`).
+        "path" if matches!(style, "label" | "matrix") && !list => {
+            style_keys.push(("style", json!(style)));
+            true
+        }
+        // A path list is comma-separated (`simple`, OpenAPI's default in a path).
+        "path" => style == "simple" || param.get("style").is_none(),
+        _ => match (style, explode) {
+            ("form", true) => true,
+            ("form", false) | ("spaceDelimited" | "pipeDelimited", false) | ("deepObject", true) if list => {
+                style_keys.push(("style", json!(style)));
+                if style == "form" {
+                    style_keys.push(("explode", json!(false)));
+                }
+                // `deepObject` is exploded by default: `explode: true` says nothing more.
+                true
+            }
+            _ => false,
+        },
+    }
+}
+
+/// A parameter's mapping (without its name): `in`, `required`, `allow_empty` and how it is
+/// styled first, as a person writes a parameter, then the keys of its type.
+fn param_mapping(
+    param: &Value,
+    location: &str,
+    required: bool,
+    mut style_keys: Vec<(&'static str, Value)>,
+    typed: &Typed,
+) -> Map<String, Value> {
+    let mut extra = vec![("in", json!(location))];
+    if required && location != "path" {
+        extra.push(("required", json!(true)));
+    }
+    if location == "query" && param.get("allowEmptyValue") == Some(&Value::Bool(true)) {
+        extra.push(("allow_empty", json!(true)));
+    }
+    extra.append(&mut style_keys);
+    let typed_node = typed.node(Vec::new());
+    // `in` and `required` first, as a person writes a parameter.
+    let mut node: Map<String, Value> = extra.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    for (key, value) in typed_node {
+        if !(location == "path" && key == "type" && value == json!("string")) {
+            node.insert(key, value); // Path parameters are strings unless said otherwise.
+        }
+    }
+    node
 }
 
 /// An HTTP token (RFC 9110 `tchar`s): what a header or cookie name may hold.

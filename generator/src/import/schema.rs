@@ -239,28 +239,7 @@ impl Importer<'_> {
         if inherited.keys().any(|property| self.doc.discriminators().contains(property)) {
             return None;
         }
-        // Properties repeated from an included component must say the same; they stay there.
-        if let Some(Value::Object(properties)) = own.get_mut("properties") {
-            for (property, schema) in inherited.iter() {
-                match properties.get(property) {
-                    Some(repeated) if repeated == schema => {
-                        properties.shift_remove(property);
-                    }
-                    Some(_) => return None,
-                    None => {}
-                }
-            }
-        }
-        // Required names of inherited properties must be required there too.
-        if let Some(Value::Array(required)) = own.get_mut("required") {
-            for name in required.iter() {
-                let inherited_here = name.as_str().is_some_and(|n| inherited.contains_key(n));
-                if inherited_here && !inherited_required.contains(name) {
-                    return None;
-                }
-            }
-            required.retain(|name| !name.as_str().is_some_and(|n| inherited.contains_key(n)));
-        }
+        leave_inherited(&mut own, &inherited, &inherited_required)?;
         own.insert("type".into(), json!("object"));
         own.entry("properties").or_insert_with(|| json!({}));
         Some((bases, own))
@@ -1145,6 +1124,38 @@ impl Importer<'_> {
 /// Keys that give a schema a shape (as opposed to annotating one).
 const SHAPE_KEYS: &[&str] =
     &["type", "properties", "items", "additionalProperties", "enum", "$ref", "allOf", "oneOf", "anyOf", "const"];
+
+/// The own part of a composition without what its included components give: properties
+/// repeated from one must say the same, and stay there; required names of inherited
+/// properties must be required there too. `None` when they do not.
+fn leave_inherited(
+    own: &mut Map<String, Value>,
+    inherited: &Map<String, Value>,
+    inherited_required: &[Value],
+) -> Option<()> {
+    if let Some(Value::Object(properties)) = own.get_mut("properties") {
+        for (property, schema) in inherited.iter() {
+            match properties.get(property) {
+                Some(repeated) if repeated == schema => {
+                    properties.shift_remove(property);
+                }
+                Some(_) => return None,
+                None => {}
+            }
+        }
+    }
+    // Required names of inherited properties must be required there too.
+    if let Some(Value::Array(required)) = own.get_mut("required") {
+        for name in required.iter() {
+            let inherited_here = name.as_str().is_some_and(|n| inherited.contains_key(n));
+            if inherited_here && !inherited_required.contains(name) {
+                return None;
+            }
+        }
+        required.retain(|name| !name.as_str().is_some_and(|n| inherited.contains_key(n)));
+    }
+    Some(())
+}
 
 /// True when a schema is plainly an object: properties or `type: object`, no union.
 fn is_object_schema(map: &Map<String, Value>) -> bool {
