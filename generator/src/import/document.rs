@@ -1,9 +1,10 @@
 //! The document as the import reads it: the JSON value, and what is told from it once, before
 //! any type or operation is built, by functions that return it: which component schemas are
 //! types and their names, the document's list convention, its servers, its security schemes,
-//! and (asked for when first needed) the properties its discriminators name and the
+//! its error convention, and (asked for when first needed) the properties its discriminators name and the
 //! components some `allOf` includes. Nothing here changes while the import builds.
 
+use super::errors::{self, Shared};
 use super::names;
 use super::security::{self, Auth};
 use crate::model::names::Case;
@@ -34,6 +35,11 @@ pub(super) struct Document<'a> {
     pub webhooks: bool,
     /// The security schemes, as `api.auth` declares them.
     pub auth: Auth,
+    /// The error convention: the schema more than half of the error responses answer, and
+    /// in which media type ([`super::errors`]); `None` when they share none.
+    pub errors: Option<Shared>,
+    /// The error responses given only in a media type other than JSON (gap `error-media`).
+    pub error_media: Vec<String>,
     /// The property names the document's discriminators name, found when first needed.
     discriminator_properties: OnceCell<BTreeSet<String>>,
     /// The pointers of the components some `allOf` names, found when first needed.
@@ -57,6 +63,8 @@ impl<'a> Document<'a> {
             unusable_servers,
             webhooks: value.get("webhooks").and_then(Value::as_object).is_some_and(|w| !w.is_empty()),
             auth: security::schemes(value),
+            errors: errors::shared_error_schema(value),
+            error_media: errors::error_media_places(value),
             discriminator_properties: OnceCell::new(),
             included_components: OnceCell::new(),
         }

@@ -80,11 +80,12 @@ pub enum ErrorsTold {
 /// The shared error schema: its component key, its media type, and the components alike it;
 /// for a schema written inline at each response (a bundler's copies of Azure's common
 /// `ErrorResponse`), the schema and where it was first met.
-struct Shared {
-    key: String,
-    media: String,
-    alike: Vec<String>,
-    inline: Option<(Value, String)>,
+#[derive(Debug, Clone)]
+pub(super) struct Shared {
+    pub key: String,
+    pub media: String,
+    pub alike: Vec<String>,
+    pub inline: Option<(Value, String)>,
 }
 
 /// The prefix of the key of an inline error schema (its JSON text follows).
@@ -113,7 +114,7 @@ impl Importer<'_> {
     /// Tells the document's error body (before its operations are built, after its types).
     pub(super) fn tell_errors(&mut self) {
         self.note_error_media();
-        let Some(Shared { key, media, alike, inline }) = self.shared_error_schema() else { return };
+        let Some(Shared { key, media, alike, inline }) = self.doc.errors.clone() else { return };
         let schema = match &inline {
             Some((schema, _)) => schema,
             None => &self.doc.value["components"]["schemas"][&key],
@@ -179,129 +180,13 @@ impl Importer<'_> {
         }
     }
 
-    /// The component key of the schema more than half of the error responses answer (with the
-    /// components alike it), and the media type it is answered in most often.
-    fn shared_error_schema(&self) -> Option<Shared> {
-        let mut uses: IndexMap<String, IndexMap<String, usize>> = IndexMap::new();
-        let mut inline: IndexMap<String, (Value, String)> = IndexMap::new();
-        let mut total = 0usize;
-        for (_, content) in self.error_contents() {
-            let Some((media, schema)) = json_media(content) else { continue };
-            total += 1;
-            let Some(key) = error_schema_key(schema) else { continue };
-            if key.starts_with(INLINE) {
-                inline.entry(key.clone()).or_insert_with(|| (schema.clone(), String::new()));
-            }
-            let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-            *uses.entry(key).or_default().entry(essence).or_default() += 1;
-        }
-        // Components alike are counted together, in the order first met.
-        let mut groups: IndexMap<String, Vec<&String>> = IndexMap::new();
-        for key in uses.keys() {
-            groups.entry(self.likeness(key)).or_default().push(key);
-        }
-        let count = |key: &String| uses[key].values().sum::<usize>();
-        let mut best: Option<(&Vec<&String>, usize)> = None;
-        for keys in groups.values() {
-            let sum = keys.iter().map(|k| count(k)).sum();
-            if best.is_none_or(|(_, most)| sum > most) {
-                best = Some((keys, sum));
-            }
-        }
-        let (keys, sum) = best?;
-        if sum * 2 <= total {
-            return None;
-        }
-        let mut key: Option<(&String, usize)> = None;
-        let mut media: IndexMap<&String, usize> = IndexMap::new();
-        for k in keys {
-            if key.is_none_or(|(_, most)| count(k) > most) {
-                key = Some((k, count(k)));
-            }
-            for (essence, n) in &uses[*k] {
-                *media.entry(essence).or_default() += n;
-            }
-        }
-        let key = key?.0.clone();
-        let mut most: Option<(&String, usize)> = None;
-        for (essence, n) in media {
-            if most.is_none_or(|(_, m)| n > m) {
-                most = Some((essence, n));
-            }
-        }
-        let media = most.map(|(m, _)| m.clone()).filter(|m| m != "*/*").unwrap_or_else(|| "application/json".into());
-        let alike = keys.iter().filter(|k| ***k != key).map(|k| (*k).clone()).collect();
-        let inline = inline.swap_remove(&key).map(|(schema, _)| (schema, self.first_inline_error(&key)));
-        Some(Shared { key, media, alike, inline })
-    }
-
-    /// The content of every error response (4xx, 5xx, `default`) that has one, with where it
-    /// is (`#/paths/~1pets/get/responses/400`).
-    fn error_contents(&self) -> Vec<(String, &Map<String, Value>)> {
-        let doc = self.doc.value;
-        let mut found = Vec::new();
-        let paths = doc.get("paths").and_then(Value::as_object).into_iter().flatten();
-        for (path, item) in paths {
-            let Some(item) = refs::lookup_value(doc, item).and_then(Value::as_object) else { continue };
-            for (method, op) in item.iter().filter(|(m, _)| METHODS.contains(&m.as_str())) {
-                let responses = op.get("responses").and_then(Value::as_object).into_iter().flatten();
-                for (code, response) in responses {
-                    if !(code == "default" || status_of(code).is_some_and(|s| (400..=599).contains(&s))) {
-                        continue;
-                    }
-                    let Some(response) = refs::lookup_value(doc, response) else { continue };
-                    let Some(content) = response.get("content").and_then(Value::as_object) else { continue };
-                    let pointer = ["paths", path, method, "responses", code]
-                        .iter()
-                        .fold("#".to_owned(), |at, key| refs::child(&at, key));
-                    found.push((pointer, content));
-                }
-            }
-        }
-        found
-    }
-
     /// Notes gap `error-media` at each error response the document gives only in a media type
     /// other than JSON (pinecone's `text/plain` 400): the router's refusals are JSON.
     fn note_error_media(&mut self) {
-        let places: Vec<String> = self
-            .error_contents()
-            .into_iter()
-            .filter(|(_, content)| !content.is_empty() && json_media(content).is_none())
-            .map(|(pointer, _)| pointer)
-            .collect();
-        for pointer in places {
-            self.built.gaps.note(gaps::ERROR_MEDIA, &pointer);
+        let doc = self.doc;
+        for pointer in &doc.error_media {
+            self.built.gaps.note(gaps::ERROR_MEDIA, pointer);
         }
-    }
-
-    /// Where the inline error schema of `key` is first met (for the gap's source).
-    fn first_inline_error(&self, key: &str) -> String {
-        for (pointer, content) in self.error_contents() {
-            let Some((media, schema)) = json_media(content) else { continue };
-            if format!("{INLINE}{schema}") == key {
-                return refs::child(&refs::child(&refs::child(&pointer, "content"), media), "schema");
-            }
-        }
-        "#/paths".to_owned()
-    }
-
-    /// What makes two error components alike: their property names and required ones (a
-    /// component without properties is like no other).
-    fn likeness(&self, key: &str) -> String {
-        if key.starts_with(INLINE) {
-            return key.to_owned();
-        }
-        let schema = &self.doc.value["components"]["schemas"][key];
-        let Some(properties) = schema.get("properties").and_then(Value::as_object).filter(|p| !p.is_empty()) else {
-            return format!("#{key}");
-        };
-        let mut names: Vec<&str> = properties.keys().map(String::as_str).collect();
-        names.sort_unstable();
-        let mut required: Vec<&str> =
-            schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
-        required.sort_unstable();
-        format!("{}|{}", names.join(","), required.join(","))
     }
 
     /// True when the component `other` gives every field `node` writes (message, status,
@@ -469,6 +354,126 @@ impl Importer<'_> {
             field.contains_key("enum") || self.built.types.get(ty).is_some_and(|t| t.node.contains_key("enum"));
         (scalar && (!field.contains_key("pattern") || field.contains_key("sample"))) || enumeration
     }
+}
+
+/// The component key of the schema more than half of the error responses answer (with the
+/// components alike it), and the media type it is answered in most often.
+pub(super) fn shared_error_schema(doc: &Value) -> Option<Shared> {
+    let mut uses: IndexMap<String, IndexMap<String, usize>> = IndexMap::new();
+    let mut inline: IndexMap<String, (Value, String)> = IndexMap::new();
+    let mut total = 0usize;
+    for (_, content) in error_contents(doc) {
+        let Some((media, schema)) = json_media(content) else { continue };
+        total += 1;
+        let Some(key) = error_schema_key(schema) else { continue };
+        if key.starts_with(INLINE) {
+            inline.entry(key.clone()).or_insert_with(|| (schema.clone(), String::new()));
+        }
+        let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        *uses.entry(key).or_default().entry(essence).or_default() += 1;
+    }
+    // Components alike are counted together, in the order first met.
+    let mut groups: IndexMap<String, Vec<&String>> = IndexMap::new();
+    for key in uses.keys() {
+        groups.entry(likeness(doc, key)).or_default().push(key);
+    }
+    let count = |key: &String| uses[key].values().sum::<usize>();
+    let mut best: Option<(&Vec<&String>, usize)> = None;
+    for keys in groups.values() {
+        let sum = keys.iter().map(|k| count(k)).sum();
+        if best.is_none_or(|(_, most)| sum > most) {
+            best = Some((keys, sum));
+        }
+    }
+    let (keys, sum) = best?;
+    if sum * 2 <= total {
+        return None;
+    }
+    let mut key: Option<(&String, usize)> = None;
+    let mut media: IndexMap<&String, usize> = IndexMap::new();
+    for k in keys {
+        if key.is_none_or(|(_, most)| count(k) > most) {
+            key = Some((k, count(k)));
+        }
+        for (essence, n) in &uses[*k] {
+            *media.entry(essence).or_default() += n;
+        }
+    }
+    let key = key?.0.clone();
+    let mut most: Option<(&String, usize)> = None;
+    for (essence, n) in media {
+        if most.is_none_or(|(_, m)| n > m) {
+            most = Some((essence, n));
+        }
+    }
+    let media = most.map(|(m, _)| m.clone()).filter(|m| m != "*/*").unwrap_or_else(|| "application/json".into());
+    let alike = keys.iter().filter(|k| ***k != key).map(|k| (*k).clone()).collect();
+    let inline = inline.swap_remove(&key).map(|(schema, _)| (schema, first_inline_error(doc, &key)));
+    Some(Shared { key, media, alike, inline })
+}
+
+/// The content of every error response (4xx, 5xx, `default`) that has one, with where it
+/// is (`#/paths/~1pets/get/responses/400`).
+fn error_contents(doc: &Value) -> Vec<(String, &Map<String, Value>)> {
+    let mut found = Vec::new();
+    let paths = doc.get("paths").and_then(Value::as_object).into_iter().flatten();
+    for (path, item) in paths {
+        let Some(item) = refs::lookup_value(doc, item).and_then(Value::as_object) else { continue };
+        for (method, op) in item.iter().filter(|(m, _)| METHODS.contains(&m.as_str())) {
+            let responses = op.get("responses").and_then(Value::as_object).into_iter().flatten();
+            for (code, response) in responses {
+                if !(code == "default" || status_of(code).is_some_and(|s| (400..=599).contains(&s))) {
+                    continue;
+                }
+                let Some(response) = refs::lookup_value(doc, response) else { continue };
+                let Some(content) = response.get("content").and_then(Value::as_object) else { continue };
+                let pointer = ["paths", path, method, "responses", code]
+                    .iter()
+                    .fold("#".to_owned(), |at, key| refs::child(&at, key));
+                found.push((pointer, content));
+            }
+        }
+    }
+    found
+}
+
+/// Where the document gives an error response only in a media type other than JSON (gap
+/// `error-media`).
+pub(super) fn error_media_places(doc: &Value) -> Vec<String> {
+    error_contents(doc)
+        .into_iter()
+        .filter(|(_, content)| !content.is_empty() && json_media(content).is_none())
+        .map(|(pointer, _)| pointer)
+        .collect()
+}
+
+/// Where the inline error schema of `key` is first met (for the gap's source).
+fn first_inline_error(doc: &Value, key: &str) -> String {
+    for (pointer, content) in error_contents(doc) {
+        let Some((media, schema)) = json_media(content) else { continue };
+        if format!("{INLINE}{schema}") == key {
+            return refs::child(&refs::child(&refs::child(&pointer, "content"), media), "schema");
+        }
+    }
+    "#/paths".to_owned()
+}
+
+/// What makes two error components alike: their property names and required ones (a
+/// component without properties is like no other).
+fn likeness(doc: &Value, key: &str) -> String {
+    if key.starts_with(INLINE) {
+        return key.to_owned();
+    }
+    let schema = &doc["components"]["schemas"][key];
+    let Some(properties) = schema.get("properties").and_then(Value::as_object).filter(|p| !p.is_empty()) else {
+        return format!("#{key}");
+    };
+    let mut names: Vec<&str> = properties.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    let mut required: Vec<&str> =
+        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    required.sort_unstable();
+    format!("{}|{}", names.join(","), required.join(","))
 }
 
 #[cfg(test)]
