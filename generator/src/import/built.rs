@@ -3,7 +3,6 @@
 //! cursors, components needed later) and the counts the summary gives. Passes add to it; the
 //! spec files are written from it ([`super::files`]).
 
-use super::errors::ErrorsTold;
 use super::{gaps, names};
 use crate::model::names::Case;
 use indexmap::IndexMap;
@@ -125,4 +124,17 @@ impl Built {
             open_objects: false,
         }
     }
+}
+
+/// What the document's error responses share.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum ErrorsTold {
+    /// No error response has a JSON body, or no schema is the body of more than half.
+    #[default]
+    NotShared,
+    /// A shared schema `api.errors` cannot describe, or apigen's own body: the built-in error
+    /// body is kept, in the media type the document answers errors in.
+    Unmapped(String),
+    /// The shared schema, as `api.errors` says it.
+    Mapped(Map<String, Value>),
 }

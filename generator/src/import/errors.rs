@@ -38,6 +38,7 @@
 //! `error-body-no-message` or `error-body-unfillable`; one that passes is
 //! `api.errors`, with gap `error-body-by-name` on its type (the pointers were told from names).
 
+use super::built::ErrorsTold;
 use super::gaps::{self, Kind};
 use super::media::{json_media, status_of};
 use super::schema::At;
@@ -63,19 +64,6 @@ const VIOLATION_PATH_NAMES: &[&str] = &["path", "field", "pointer", "name", "par
 const VIOLATION_MESSAGE_NAMES: &[&str] = &["message", "reason", "detail", "description", "error"];
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-
-/// What the document's error responses share.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum ErrorsTold {
-    /// No error response has a JSON body, or no schema is the body of more than half.
-    #[default]
-    NotShared,
-    /// A shared schema `api.errors` cannot describe, or apigen's own body: the built-in error
-    /// body is kept, in the media type the document answers errors in.
-    Unmapped(String),
-    /// The shared schema, as `api.errors` says it.
-    Mapped(Map<String, Value>),
-}
 
 /// The shared error schema: its component key, its media type, and the components alike it;
 /// for a schema written inline at each response (a bundler's copies of Azure's common

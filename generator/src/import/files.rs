@@ -147,12 +147,12 @@ impl Importer<'_> {
             api.insert("servers".into(), Value::Array(self.doc.servers.clone()));
         }
         match &self.built.errors {
-            super::errors::ErrorsTold::Mapped(errors) => {
+            super::built::ErrorsTold::Mapped(errors) => {
                 api.insert("errors".into(), Value::Object(errors.clone()));
             }
             // The built-in body, answered in the document's error media type
             // (`application/problem+json`), so refusals carry the type the document lists.
-            super::errors::ErrorsTold::Unmapped(media) if media != "application/json" => {
+            super::built::ErrorsTold::Unmapped(media) if media != "application/json" => {
                 api.insert("errors".into(), json!({ "media_type": media }));
             }
             _ => {}

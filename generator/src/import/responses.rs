@@ -1,7 +1,7 @@
 //! An operation's responses: the main success (its body, a page of a list, the other
 //! statuses answered alike) and the failure cases.
 
-use super::errors::ErrorsTold;
+use super::built::ErrorsTold;
 use super::gaps;
 use super::media::{json_media, json_media_named, media_example, offers_other_media, status_of};
 use super::refs;
