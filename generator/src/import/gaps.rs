@@ -23,6 +23,11 @@ macro_rules! kinds {
             #[doc = $gap]
             pub const $name: Kind = Kind { id: $id, gap: $gap, decision: $decision };
         )*
+
+        /// Every kind of gap an import records (bench/conformance's rules name them by id).
+        pub fn kinds() -> &'static [Kind] {
+            &[$($name),*]
+        }
     };
 }
 
