@@ -134,6 +134,16 @@ class NearMisses(unittest.TestCase):
     def test_an_answer_schemathesis_could_send_is_not_unserializable(self):
         self.assertEqual(near("no-serializer", "Failed to generate test cases: Unsatisfiable schema"), [])
 
+    def test_a_nested_key_refused_for_its_value_is_ours(self):
+        rule = next(r for r in RULES if r.name == "deep-object-nesting")
+        text = rule.example.replace("is given both as a value and as an object", "must be an integer")
+        self.assertEqual(near(rule.name, text), [])
+
+    def test_a_body_field_given_as_value_and_object_is_no_deep_object(self):
+        rule = next(r for r in RULES if r.name == "deep-object-nesting")
+        text = re.sub(r"query\.pass_through", "/pass_through", rule.example)
+        self.assertEqual(near(rule.name, text), [])
+
     def test_an_enumeration_shared_by_both_is_no_contradiction(self):
         rule = next(r for r in RULES if r.name == "contradictory-allof")
         document = json.loads(rule.example_document.replace('"soft", "hard"', '"soft", "bounced"'))
