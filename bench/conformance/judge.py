@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 import failure_text
 import original
 
-# The statuses a router must be free to refuse with, listed by the document or not.
-REFUSALS = {"400", "401", "404", "405", "406", "413", "414", "415", "431"}
 # The kinds of class a rule or a listed failure may give, and the verdict each leads to.
 KINDS = ("undocumented-refusal", "gap", "format", "document", "judge")
 
@@ -98,7 +96,7 @@ def checks_of_failure(operation, message, text):
     return checks or [Check(operation, "", message, text, text)]
 
 
-def first_match(rule, regexes, text, found):
+def all_found(regexes, text, found):
     """Whether every regex is found in the text; their named groups are added to `found`."""
     for regex in regexes:
         match = re.search(regex, text)
@@ -119,7 +117,7 @@ def matches(rule, check, evidence, tests):
         if not recorded:
             return None
         found["recorded"] = recorded[0]
-    if not first_match(rule, rule.block, check.block, found) or not first_match(rule, rule.case, check.case, found):
+    if not all_found(rule.block, check.block, found) or not all_found(rule.case, check.case, found):
         return None
     if any(re.search(regex, check.block) for regex in rule.not_block):
         return None
