@@ -181,7 +181,15 @@ fn main() -> ExitCode {
         // The spec directory to write: --spec, else --out (what the import produces is a
         // spec; `--out` is kept for it as documented), else `spec`. With both, --spec names
         // the spec, as for every other command.
-        let out = cli.spec.clone().or(cli.out.clone()).unwrap_or_else(|| PathBuf::from("spec"));
+        let Some(out) = cli.spec.clone().or(cli.out.clone()).or_else(project_spec) else {
+            eprintln!(
+                "error: no apigen.toml here or above, and no --out: nothing was written\n  hint: `apigen init --from {} \
+                 [DIR]` starts a project from the document (apigen.toml, spec/, the runtime); `apigen import DOC --out DIR` \
+                 writes only the spec files",
+                args.document.display()
+            );
+            return ExitCode::FAILURE;
+        };
         return import(args, &out);
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
@@ -206,6 +214,14 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff(&args, &generator),
         Command::Init(_) | Command::Import(_) | Command::Schema => unreachable!("handled above"),
     }
+}
+
+/// Where `import` writes by default: `spec`, in a project (an apigen.toml here or above); outside
+/// one, nowhere until `--out` says so (spec files alone, without apigen.toml, do not generate
+/// crates that build).
+fn project_spec() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    apigen::config::find(&cwd).map(|_| PathBuf::from("spec"))
 }
 
 /// Runs `command` with its progress drawn on a terminal (after a second), cleared before it

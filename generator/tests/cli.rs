@@ -278,3 +278,26 @@ fn a_failure_debugs_as_the_cli_prints_it() {
     let diagnostics = apigen::load(&spec).unwrap_err();
     assert_eq!(format!("{diagnostics:?}"), diagnostics.render());
 }
+
+#[test]
+fn import_outside_a_project_without_out_writes_nothing_and_names_init_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/generated/petstore/openapi.json");
+    std::fs::copy(doc, dir.path().join("pets.json")).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_apigen"))
+        .args(["import", "pets.json"])
+        .current_dir(dir.path())
+        .env("APIGEN_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        "error: no apigen.toml here or above, and no --out: nothing was written\n  hint: `apigen init --from pets.json \
+         [DIR]` starts a project from the document (apigen.toml, spec/, the runtime); `apigen import DOC --out DIR` \
+         writes only the spec files\n"
+    );
+    let left: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(left, ["pets.json"], "nothing written beside the document");
+}

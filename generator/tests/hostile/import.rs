@@ -163,8 +163,9 @@ fn replace_refuses_the_directory_of_the_document_being_imported() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("spec")).unwrap();
     std::fs::write(dir.path().join("spec/openapi.json"), document(json!({}), "A").to_string()).unwrap();
+    std::fs::write(dir.path().join("apigen.toml"), "").unwrap();
     let before = tree(dir.path());
-    // The default output directory is `spec`.
+    // In a project (an apigen.toml), the default output directory is `spec`.
     let stderr = failed(&run_in(dir.path(), &["import", "spec/openapi.json", "--replace"], &[]), 1);
     assert_eq!(stderr, "error: refusing to replace spec: it holds spec/openapi.json, the document being imported\n");
     assert_eq!(tree(dir.path()), before);
