@@ -216,12 +216,15 @@ fn main() -> ExitCode {
     }
 }
 
-/// Where `import` writes by default: `spec`, in a project (an apigen.toml here or above); outside
-/// one, nowhere until `--out` says so (spec files alone, without apigen.toml, do not generate
-/// crates that build).
+/// Where `import` writes by default: the spec directory of the project (the apigen.toml found
+/// here or above: its `spec`, else `spec` beside it); outside one, nowhere until `--out` says so
+/// (spec files alone, without apigen.toml, do not generate crates that build).
 fn project_spec() -> Option<PathBuf> {
     let cwd = std::env::current_dir().ok()?;
-    apigen::config::find(&cwd).map(|_| PathBuf::from("spec"))
+    apigen::config::find(&cwd)?;
+    let flags = Flags { config: None, spec: None, out: None, runtime: None };
+    // A config that does not read is reported by the commands that need it; `spec` then.
+    Some(apigen::config::resolve(flags, &cwd).map_or_else(|_| PathBuf::from("spec"), |settings| settings.spec))
 }
 
 /// Runs `command` with its progress drawn on a terminal (after a second), cleared before it
