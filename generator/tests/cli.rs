@@ -301,3 +301,21 @@ fn import_outside_a_project_without_out_writes_nothing_and_names_init_from() {
         std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(left, ["pets.json"], "nothing written beside the document");
 }
+
+#[test]
+fn import_in_a_project_writes_into_its_spec_directory_from_any_subdirectory() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("apigen.toml"), "spec = \"api-spec\"\n").unwrap();
+    std::fs::create_dir(dir.path().join("docs")).unwrap();
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/generated/petstore/openapi.json");
+    std::fs::copy(doc, dir.path().join("docs/pets.json")).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_apigen"))
+        .args(["import", "pets.json"])
+        .current_dir(dir.path().join("docs"))
+        .env("APIGEN_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(dir.path().join("api-spec/api.yaml").is_file());
+    assert!(stdout(&output).ends_with("next: apigen generate --spec ../api-spec   (apigen gaps lists every gap)\n"));
+}
