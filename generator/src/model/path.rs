@@ -117,13 +117,27 @@ impl PathTemplate {
     }
 }
 
+impl PathTemplate {
+    /// How specific each segment is, as the generated router orders operations: of the
+    /// operations of one method whose path and selectors match a request, it answers the one
+    /// whose ranks are greatest (compared segment by segment from the left: literal, then
+    /// mixed with more literal text, then a whole parameter), then the one with more
+    /// selectors. Routes of two operations that share no axum route ([`PathTemplate::route`])
+    /// but may match one path differ in rank where one has literal text: lint needs no check
+    /// across routes, and the router tries the operations of overlapping routes in this order.
+    pub fn ranks(&self) -> Vec<(u8, usize)> {
+        self.segments.iter().map(rank).collect()
+    }
+}
+
 /// True when one request can reach two operations of one method and route (see
 /// [`PathTemplate::route`]) with neither preferred by the router: their segments rank the
-/// same (literal, then mixed with more literal text, then a whole parameter), may match one
-/// text, and no selector names one header or query parameter with two different values.
+/// same ([`PathTemplate::ranks`]), may match one text, and no selector names one header or
+/// query parameter with two different values (one request is to carry one value of each).
+/// Selectors of different names do not tell two operations apart: one request may carry both.
 pub fn routes_conflict(a: (&PathTemplate, &[Selector]), b: (&PathTemplate, &[Selector])) -> bool {
     let segments = a.0.segments.iter().zip(&b.0.segments);
-    let ranked = segments.clone().all(|(x, y)| rank(x) == rank(y));
+    let ranked = a.0.ranks() == b.0.ranks();
     let selectors = !a.1.iter().any(|x| b.1.iter().any(|y| x.key() == y.key() && x.value != y.value));
     a.0.route() == b.0.route() && ranked && segments.clone().all(|(x, y)| overlap(x, y)) && selectors
 }

@@ -7,9 +7,15 @@
 //! from each operation's path template ([`OperationInfo::path`], parsed once into a [`Route`]) and
 //! [`OperationInfo::select`]:
 //!
-//! - the operations of one route and method are tried most specific first: segment by
-//!   segment, literal text before a mixed segment (more literal text first) before a
-//!   whole-segment parameter, then more selectors first;
+//! - a request reaches the most specific operation whose path and selectors match it, what
+//!   any router of path templates promises (axum's own, ASP.NET's, Spring's): its operations
+//!   are tried most specific first, segment by segment, literal text before a mixed segment
+//!   (more literal text first) before a whole-segment parameter, then more selectors first;
+//!   and not only those of the route matchit found: matchit commits to the route with literal
+//!   text first (`/r2/files/{p2}` for `/r2/files/x`) and never falls back to another
+//!   (`/r2/{p1}/x`), so each route also holds the operations of every route a path could
+//!   match as well ([`routes_overlap`]), and `/r2/files/x` reaches `/r2/{kind}/x` when
+//!   `/r2/files/{id}.json` does not match it;
 //! - a mixed segment matches the raw (still percent-encoded) segment: its literal pieces as
 //!   written, each parameter non-empty, the shortest value first (`{a}.{b}` splits `x.y.z` as
 //!   `x` and `y.z`); parameter values are percent-decoded afterwards;
@@ -148,7 +154,32 @@ pub(crate) fn axum_route(route: &Route) -> String {
     out
 }
 
-/// Orders operations sharing a route most specific first (see the module's doc).
+/// True when some request path could match both the axum routes of `a` and `b` (as
+/// [`axum_route`] writes them; operations sharing one give the same answer): as many
+/// segments, and at each one equal literal text, or a capture against a non-empty literal or
+/// another capture. matchit answers only the one with literal text first, segment by segment,
+/// so the router gives that route the other's operations too.
+pub(crate) fn routes_overlap(a: &Route, b: &Route) -> bool {
+    let segment_overlap = |x: &Vec<Piece>, y: &Vec<Piece>| match (literal(x), literal(y)) {
+        (Some(x), Some(y)) => x == y,
+        (Some(text), None) | (None, Some(text)) => !text.is_empty(),
+        (None, None) => true,
+    };
+    a.segments.len() == b.segments.len() && a.segments.iter().zip(&b.segments).all(|(x, y)| segment_overlap(x, y))
+}
+
+/// The text of a segment holding no parameter (the empty text for a trailing slash).
+fn literal(pieces: &[Piece]) -> Option<&'static str> {
+    match pieces {
+        [] => Some(""),
+        [Piece::Text(text)] => Some(text),
+        _ => None,
+    }
+}
+
+/// Orders operations most specific first (see the module's doc); operations of routes that
+/// overlap ([`routes_overlap`]) are ordered together, so matchit's own preference (literal text
+/// first, segment by segment from the left) is the first key of this order too.
 pub(crate) fn specificity(a: (&Route, &OperationInfo), b: (&Route, &OperationInfo)) -> Ordering {
     let rank = |pieces: &[Piece]| -> (u8, usize) {
         let text: usize = pieces.iter().map(|p| if let Piece::Text(t) = p { t.len() } else { 0 }).sum();
@@ -455,6 +486,19 @@ mod tests {
         }
         assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
         assert_eq!(match_path(&route(three), &format!("/x{long}.b.cz")).map(|p| p[1]), Some(("b", "b")));
+    }
+
+    #[test]
+    fn tells_routes_a_path_could_match_both() {
+        // `/r2/files/{id}.json` and `/r2/{kind}/x` both match `/r2/files/x` at matchit's level.
+        let overlap = |a: &'static str, b: &'static str| routes_overlap(&Route::parse(a), &Route::parse(b));
+        assert!(overlap("/r2/files/{id}.json", "/r2/{kind}/x"));
+        assert!(overlap("/files/{id}", "/{kind}/{id}.json"));
+        assert!(!overlap("/files/{id}", "/other/{id}"));
+        assert!(!overlap("/files/{id}", "/files/{id}/x"));
+        // A capture never matches the empty last segment of a trailing slash.
+        assert!(!overlap("/a/", "/a/{b}"));
+        assert!(overlap("/a/", "/{b}/"));
     }
 
     #[test]

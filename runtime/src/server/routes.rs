@@ -283,7 +283,8 @@ impl<S: Authenticator> Routes<S> {
     /// Operations are grouped by their axum route ([`super::dispatch`]): each path with every
     /// segment holding a parameter made a positional capture, so operations differing only
     /// inside such segments, or by selectors, share one route and are told apart by the
-    /// runtime.
+    /// runtime. A request reaches the most specific operation matching it whichever route
+    /// matchit picks: each route also tries the operations of the routes that overlap it.
     pub fn build_partial(self) -> axum::Router {
         let errors = self.errors;
         let config = Arc::new(self.config);
@@ -297,7 +298,7 @@ impl<S: Authenticator> Routes<S> {
             by_route.entry(dispatch::axum_route(&route)).or_default().push(Endpoint { info, route, handler });
         }
         let mut router = axum::Router::new();
-        for (route, endpoints) in by_route {
+        for (route, endpoints) in with_overlapping(by_route) {
             router = router.route(&route, method_router(&self.service, endpoints, &config, errors));
         }
         // A stand-in for a refused head (`GET /`) reaches the fallback, a method's fallback or
@@ -315,11 +316,36 @@ impl<S: Authenticator> Routes<S> {
 #[derive(Debug, Clone)]
 pub struct Refused(pub ApiError);
 
+/// Each axum route with its own operations and those of every route overlapping it
+/// ([`dispatch::routes_overlap`]): matchit answers `/r2/files/x` with `/r2/files/{p2}` alone,
+/// where `GET /r2/files/{id}.json` does not match but `GET /r2/{kind}/x` does, and a user of
+/// any router of path templates expects that operation to answer, not a 404.
+fn with_overlapping<P>(by_route: BTreeMap<String, Vec<Endpoint<P>>>) -> Vec<(String, Vec<Endpoint<P>>)> {
+    let routes: Vec<(String, Vec<Endpoint<P>>)> = by_route.into_iter().collect();
+    let mut out = Vec::with_capacity(routes.len());
+    for (index, (route, own)) in routes.iter().enumerate() {
+        let mut endpoints = own.clone();
+        for (other, (_, theirs)) in routes.iter().enumerate() {
+            if other != index && dispatch::routes_overlap(&own[0].route, &theirs[0].route) {
+                endpoints.extend(theirs.iter().cloned());
+            }
+        }
+        out.push((route.clone(), endpoints));
+    }
+    out
+}
+
 struct Endpoint<P> {
     info: &'static OperationInfo,
     /// `info.path`, parsed once.
     route: dispatch::Route,
     handler: Erased<P>,
+}
+
+impl<P> Clone for Endpoint<P> {
+    fn clone(&self) -> Self {
+        Endpoint { info: self.info, route: self.route.clone(), handler: Arc::clone(&self.handler) }
+    }
 }
 
 /// The methods of one axum route, each trying its operations most specific first; 405 with
