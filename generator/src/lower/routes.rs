@@ -5,10 +5,13 @@
 //! and a method most specific first: segment by segment, literal text before a mixed segment
 //! (`{id}.json`; more literal text first) before a whole-segment parameter. So `/pets/mine`
 //! beside `/pets/{id}`, or `/v1/{name}:cancel` beside `/v1/{name}`, is fine: the more specific
-//! one wins. Two operations of one method are an error when a request can match both and
+//! one wins, and so is `/r2/files/{id}.json` beside `/r2/{kind}/x`: the runtime orders the
+//! operations of overlapping routes the same way, so lint needs compare only operations of one
+//! route. Two operations of one method are an error when a request can match both and
 //! neither is more specific: their paths rank the same and may match one request (equal up to
 //! parameter names, or mixed segments whose literal ends agree), and their selectors may too
-//! (no selector names one header or query parameter with two different values).
+//! (no selector names one header or query parameter with two different values: selectors
+//! of different names do not, since one request may carry both).
 
 use crate::diag::Diagnostics;
 use crate::model::{Operation, SelectIn};
@@ -28,11 +31,21 @@ pub fn check_routes(operations: &[Operation], diags: &mut Diagnostics) {
                 describe(first),
                 first.origin
             );
-            diags.error(op.origin.clone(), message).hint("give one of them another method, path or selector value");
+            diags.error(op.origin.clone(), message).hint(hint(op, first));
             continue;
         }
         group.push(op);
     }
+}
+
+/// What to change: for two operations selected by different names (one request may carry
+/// both), one name with different values.
+fn hint(a: &Operation, b: &Operation) -> &'static str {
+    let shared = a.select.iter().any(|x| b.select.iter().any(|y| x.key() == y.key()));
+    if a.select.is_empty() || b.select.is_empty() || shared {
+        return "give one of them another method, path or selector value";
+    }
+    "one request may carry selectors of different names: select both by one header or query parameter, with different values"
 }
 
 /// The route axum matches, as the model computes it.

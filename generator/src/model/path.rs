@@ -202,11 +202,34 @@ fn parse_segment(segment: &str, raw: &str) -> Result<PathSegment, String> {
             rest = &rest[end..];
         }
     }
+    if let Some(message) = ambiguous_separator(&pieces, segment, raw) {
+        return Err(message);
+    }
     Ok(match pieces.as_slice() {
         [Piece::Text(text)] => PathSegment::Literal(text.clone()),
         [Piece::Param(name)] => PathSegment::Param(name.clone()),
         _ => PathSegment::Mixed(pieces),
     })
+}
+
+/// The refusal of text between two parameters that a value of the first may hold: the router
+/// ends a parameter followed by text at that text's first occurrence (linear, no backtracking),
+/// and a client sends letters, digits and `-._~` of a value as they are (RFC 6570's simple
+/// expansion, apigen's client), so `{a}.{b}` would read the value `1.5` of `a` sent with
+/// `b = 2` as `1` and `5.2`. Text holding any other character is safe: clients percent-encode
+/// it in values, so it only ever occurs where the template puts it.
+fn ambiguous_separator(pieces: &[Piece], segment: &str, raw: &str) -> Option<String> {
+    pieces.windows(3).find_map(|window| match window {
+        [Piece::Param(a), Piece::Text(text), Piece::Param(b)] if text.chars().all(is_unreserved) => Some(format!(
+            "the segment `{segment}` of `{raw}` separates `{{{a}}}` from `{{{b}}}` by `{text}`, which a value of `{{{a}}}` may hold as it is: the router ends `{{{a}}}` at the first `{text}`; separate them by text holding a character clients percent-encode (`,`, `:`, `;`, `@`, ...)"
+        )),
+        _ => None,
+    })
+}
+
+/// RFC 3986's unreserved characters: what clients send of a parameter's value as it is.
+fn is_unreserved(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~".contains(c)
 }
 
 /// RFC 3986's `pchar` but `%`: unreserved characters, sub-delims, `:` and `@`. Each is sent,
@@ -318,6 +341,14 @@ mod tests {
             ),
             ("/v1/{a", "the segment `{a` of `/v1/{a` opens `{` without closing it"),
             (
+                "/v1/x{a}.{b}.{c}z",
+                "the segment `x{a}.{b}.{c}z` of `/v1/x{a}.{b}.{c}z` separates `{a}` from `{b}` by `.`, which a value of `{a}` may hold as it is: the router ends `{a}` at the first `.`; separate them by text holding a character clients percent-encode (`,`, `:`, `;`, `@`, ...)",
+            ),
+            (
+                "/{year}-{month}",
+                "the segment `{year}-{month}` of `/{year}-{month}` separates `{year}` from `{month}` by `-`, which a value of `{year}` may hold as it is: the router ends `{year}` at the first `-`; separate them by text holding a character clients percent-encode (`,`, `:`, `;`, `@`, ...)",
+            ),
+            (
                 "/v1/a}",
                 "the segment `a}` of `/v1/a}` holds `}`: a path holds letters, digits, `-._~`, `!$&'()*+,;=:@` and parameters",
             ),
@@ -340,5 +371,9 @@ mod tests {
             assert_eq!(PathTemplate::parse(raw), Err(message.to_owned()), "{raw}");
         }
         assert!(PathTemplate::parse("/v1/conversations-issues/a.b_c~d").is_ok());
+        // One parameter is anchored by the text around it; a separator clients encode is safe.
+        for fine in ["/{a}.json", "/x-{a}-y", "/{a},{b}.json", "/{a}.x,{b}", "/cell(row={r},column={c})"] {
+            assert!(PathTemplate::parse(fine).is_ok(), "{fine}");
+        }
     }
 }
