@@ -372,7 +372,13 @@ async fn a_request_reaches_a_route_matchit_passes_over() {
     assert!(lint_accepts(&ops).is_some());
     let router = router(&ops);
     let get = |path: &str| Call { method: "GET", path: path.into(), headers: Vec::new(), query: Vec::new() };
-    assert_eq!(answer(&router, &get("/r2/files/x")).await, Answer::Operation("getKind".into()));
+    // What the user sees: the operation's answer (here the 501 of one without a handler), not
+    // a 404 saying no operation matches.
+    let request = Request::builder().uri("/r2/files/x").body(Body::empty()).unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_IMPLEMENTED);
+    let body = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+    assert_eq!(body, r#"{"error":{"code":501,"message":"the operation `getKind` is not implemented"}}"#);
     assert_eq!(answer(&router, &get("/r2/files/7.json")).await, Answer::Operation("getJson".into()));
     assert_eq!(answer(&router, &get("/r2/other/x")).await, Answer::Operation("getKind".into()));
     assert_eq!(answer(&router, &get("/r2/files/y")).await, Answer::Refused(404));
