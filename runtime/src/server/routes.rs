@@ -317,18 +317,18 @@ impl<S: Authenticator> Routes<S> {
 pub struct Refused(pub ApiError);
 
 /// Each axum route with its own operations and those of every route overlapping it
-/// ([`dispatch::routes_overlap`]): matchit answers `/r2/files/x` with `/r2/files/{p2}` alone,
+/// ([`dispatch::overlapping`]): matchit answers `/r2/files/x` with `/r2/files/{p2}` alone,
 /// where `GET /r2/files/{id}.json` does not match but `GET /r2/{kind}/x` does, and a user of
 /// any router of path templates expects that operation to answer, not a 404.
 fn with_overlapping<P>(by_route: BTreeMap<String, Vec<Endpoint<P>>>) -> Vec<(String, Vec<Endpoint<P>>)> {
     let routes: Vec<(String, Vec<Endpoint<P>>)> = by_route.into_iter().collect();
+    let shapes: Vec<&dispatch::Route> = routes.iter().map(|(_, own)| &own[0].route).collect();
+    let overlapping = dispatch::overlapping(&shapes);
     let mut out = Vec::with_capacity(routes.len());
-    for (index, (route, own)) in routes.iter().enumerate() {
+    for ((route, own), others) in routes.iter().zip(overlapping) {
         let mut endpoints = own.clone();
-        for (other, (_, theirs)) in routes.iter().enumerate() {
-            if other != index && dispatch::routes_overlap(&own[0].route, &theirs[0].route) {
-                endpoints.extend(theirs.iter().cloned());
-            }
+        for other in others {
+            endpoints.extend(routes[other].1.iter().cloned());
         }
         out.push((route.clone(), endpoints));
     }
