@@ -1,4 +1,4 @@
-//! Matching a request to one of the operations that share an axum route.
+//! Matching a request to an operation, past what axum's router tells apart.
 //!
 //! axum's router (matchit) matches literal segments and whole-segment parameters only, and
 //! never looks at the query or headers. So the router is given, per operation, its path with
@@ -7,8 +7,9 @@
 //! from each operation's path template ([`OperationInfo::path`], parsed once into a [`Route`]) and
 //! [`OperationInfo::select`]:
 //!
-//! - a request reaches the most specific operation whose path and selectors match it, what
-//!   any router of path templates promises (axum's own, ASP.NET's, Spring's): its operations
+//! - a request reaches the most specific operation whose path and selectors match it, as a
+//!   user of path templates expects (ASP.NET Core's and Spring's routers choose among every
+//!   template that matches): its operations
 //!   are tried most specific first, segment by segment, literal text before a mixed segment
 //!   (more literal text first) before a whole-segment parameter, then more selectors first;
 //!   and not only those of the route matchit found: matchit commits to the route with literal
@@ -17,8 +18,10 @@
 //!   match as well ([`overlapping`]), and `/r2/files/x` reaches `/r2/{kind}/x` when
 //!   `/r2/files/{id}.json` does not match it;
 //! - a mixed segment matches the raw (still percent-encoded) segment: its literal pieces as
-//!   written, each parameter non-empty, the shortest value first (`{a}.{b}` splits `x.y.z` as
-//!   `x` and `y.z`); parameter values are percent-decoded afterwards;
+//!   written, each parameter non-empty, the shortest value first (`{a},{b}` splits `x,y,z` as
+//!   `x` and `y,z`; lint refuses text between two parameters that a client leaves unencoded
+//!   in a value, so a value never holds the text that ends it); parameter values are
+//!   percent-decoded afterwards;
 //! - a selector matches a header's value or a query parameter's value exactly.
 //!
 //! A request whose path no operation of its method matches answers 405 when another method's
