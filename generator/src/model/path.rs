@@ -3,7 +3,9 @@
 //!
 //! A segment is a literal, a whole-segment parameter, or a *mixed* segment: literal text and
 //! parameters in one segment (`{id}.json`, `${id}`, `fn(a='{a}',b={b})`, `{lat},{lon}`). Two
-//! parameters with no text between them are refused: nothing would say where one ends.
+//! parameters with no text between them are refused: nothing would say where one ends; so is
+//! text between two parameters made only of characters a client leaves unencoded in a value
+//! (`{a}.{b}`): a value could hold it, and the router ends a parameter at its first occurrence.
 //! Literal characters are RFC 3986's `pchar` but `%` (unreserved, sub-delims `!$&'()*+,;=`,
 //! `:` and `@`): each travels as written, so client, router and documents agree on the bytes.
 //! `{` and `}` only delimit parameters.
@@ -115,9 +117,7 @@ impl PathTemplate {
         }
         route
     }
-}
 
-impl PathTemplate {
     /// How specific each segment is, as the generated router orders operations: of the
     /// operations of one method whose path and selectors match a request, it answers the one
     /// whose ranks are greatest (compared segment by segment from the left: literal, then
