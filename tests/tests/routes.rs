@@ -199,10 +199,39 @@ async fn near_misses_answer_404_405_and_a_400_naming_the_selector() {
                 ),
             ),
         ),
+        // A selector sent twice selects nothing: not the last value (which ran `ListThings`),
+        // not the first, in any spelling the router decodes.
+        (http.get(format!("{base}/?Action=DescribeThings&Action=ListThings&Version=2024-01-01")), twice_action()),
+        (http.get(format!("{base}/?Action=DescribeThings&Act%69on=ListThings&Version=2024-01-01")), twice_action()),
+        (http.get(format!("{base}/?Action=Nope&Action=ListThings&Version=2024-01-01")), twice_action()),
+        (
+            http.get(format!("{base}/?Action=ListThings&Version=2024-01-01&Version=2024-01-01&Version=x")),
+            (
+                400,
+                None,
+                error(400, "the query parameter `Version` selects the operation and is sent 3 times; send it once"),
+            ),
+        ),
+        (
+            http.post(format!("{base}/"))
+                .header(target, "Store_20240101.GetItem")
+                .header("x-amz-target", "Store_20240101.PutItem")
+                .header("content-type", "application/json")
+                .body(r#"{"key": "k", "value": "v"}"#),
+            (
+                400,
+                None,
+                error(400, "the header `X-Amz-Target` selects the operation and is sent 2 times; send it once"),
+            ),
+        ),
     ];
     for (request, expected) in cases {
         assert_eq!(raw(&http, request).await, expected);
     }
+}
+
+fn twice_action() -> (u16, Option<String>, Value) {
+    (400, None, error(400, "the query parameter `Action` selects the operation and is sent 2 times; send it once"))
 }
 
 #[tokio::test]

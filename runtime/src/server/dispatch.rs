@@ -22,7 +22,10 @@
 //!   `x` and `y,z`; lint refuses text between two parameters that a client leaves unencoded
 //!   in a value, so a value never holds the text that ends it); parameter values are
 //!   percent-decoded afterwards;
-//! - a selector matches a header's value or a query parameter's value exactly.
+//! - a selector matches a header's value or a query parameter's value exactly, sent once: a
+//!   request carrying a selector's name twice (headers by name without case, query names
+//!   percent-decoded, as the parameter readers read them) answers 400 naming it, whatever the
+//!   values, since a proxy or a handler reading another of them would see another operation.
 //!
 //! A request whose path no operation of its method matches answers 405 when another method's
 //! operation matches it, else 404; one whose path matches but whose selectors do not answers
@@ -72,25 +75,61 @@ impl Selector {
         }
     }
 
-    /// The value the request carries for this selector's name, if any (the first one).
-    fn found(self, headers: &HeaderMap, query: &str) -> Option<String> {
+    /// What the request carries under this selector's name: query names read percent-decoded
+    /// (`Act%69on` is `Action`), as the parameter readers read them, header names without case.
+    /// Both [`Selector::matches`] and the router's messages read this, so a message names the
+    /// value dispatch used.
+    fn sent(self, headers: &HeaderMap, query: &str) -> Sent {
         match self {
-            Selector::Header(name, _) => headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned),
-            Selector::Query(name, _) => {
-                form_urlencoded::parse(query.as_bytes()).find(|(key, _)| key == name).map(|(_, v)| v.into_owned())
-            }
+            Selector::Header(name, _) => Sent::of(headers.get_all(name).iter().map(|v| v.as_bytes().to_vec())),
+            Selector::Query(name, _) => Sent::of(
+                form_urlencoded::parse(query.as_bytes())
+                    .filter(|(key, _)| key == name)
+                    .map(|(_, v)| v.into_owned().into_bytes()),
+            ),
         }
     }
 
-    /// True when the request carries this selector's value.
+    /// True when the request carries this selector's value, once.
     pub(crate) fn matches(self, headers: &HeaderMap, query: &str) -> bool {
-        match self {
-            Selector::Header(name, value) => headers.get_all(name).iter().any(|v| v.as_bytes() == value.as_bytes()),
-            Selector::Query(name, value) => {
-                form_urlencoded::parse(query.as_bytes()).any(|(key, v)| key == name && v == value)
-            }
+        matches!(self.sent(headers, query), Sent::Once(found) if found == self.value().as_bytes())
+    }
+}
+
+/// What a request carries under a selector's name.
+#[derive(Debug, PartialEq, Eq)]
+enum Sent {
+    Missing,
+    Once(Vec<u8>),
+    /// The name more than once (how many times): it selects nothing, since a proxy or a
+    /// handler could read another of its values than dispatch would.
+    Repeated(usize),
+}
+
+impl Sent {
+    fn of(mut values: impl Iterator<Item = Vec<u8>>) -> Sent {
+        match (values.next(), values.next()) {
+            (None, _) => Sent::Missing,
+            (Some(value), None) => Sent::Once(value),
+            (Some(_), Some(_)) => Sent::Repeated(2 + values.count()),
         }
     }
+}
+
+/// The 400 for a request carrying a selector of `matched` (the operations whose path it
+/// matches) more than once, whatever the values: none of them is chosen.
+pub(crate) fn refuse_repeated(matched: &[&OperationInfo], headers: &HeaderMap, query: &str) -> Option<ApiError> {
+    matched.iter().flat_map(|info| info.select.iter()).find_map(|&selector| match selector.sent(headers, query) {
+        Sent::Repeated(times) => Some(repeated(selector, times)),
+        _ => None,
+    })
+}
+
+fn repeated(selector: Selector, times: usize) -> ApiError {
+    let (location, wire) = selector.describe();
+    ApiError::bad_request(format!(
+        "the {location} `{wire}` selects the operation and is sent {times} times; send it once"
+    ))
 }
 
 /// An operation's path template parsed once, when the router is built: each segment's pieces
@@ -325,20 +364,21 @@ pub(crate) fn refuse_selectors(matched: &[&OperationInfo], headers: &HeaderMap, 
         }
         let (location, wire) = name.describe();
         let expected = listing(&values);
-        match name.found(headers, query) {
-            None => {
+        match name.sent(headers, query) {
+            Sent::Missing => {
                 return ApiError::bad_request(format!(
                     "the {location} `{wire}` selects the operation and is missing; send one of: {expected}"
                 ));
             }
-            Some(found) if !values.contains(&found.as_str()) => {
+            Sent::Once(found) if !values.iter().any(|v| v.as_bytes() == found) => {
+                let found = String::from_utf8_lossy(&found);
                 return ApiError::bad_request(format!(
                     "the {location} `{wire}` is `{found}`, which selects no operation; send one of: {expected}"
                 ));
             }
-            Some(found) => {
-                remaining.retain(|i| i.select.iter().find(|s| s.same_name(name)).is_none_or(|s| s.value() == found))
-            }
+            Sent::Once(found) => remaining
+                .retain(|i| i.select.iter().find(|s| s.same_name(name)).is_none_or(|s| s.value().as_bytes() == found)),
+            Sent::Repeated(times) => return repeated(name, times),
         }
     }
     ApiError::bad_request("the request's headers and query select no operation of this path")
@@ -627,6 +667,15 @@ mod tests {
             message(&headers),
             "the header `X-Target` is `Svc.Nope`, which selects no operation; send one of: `Svc.Get`, `Svc.Put`"
         );
+        // A value that is not text is named as sent (lossily), not as missing.
+        headers.insert("x-target", axum::http::HeaderValue::from_bytes(b"Svc.\xff").unwrap());
+        assert_eq!(
+            message(&headers),
+            "the header `X-Target` is `Svc.\u{FFFD}`, which selects no operation; send one of: `Svc.Get`, `Svc.Put`"
+        );
+        headers.append("x-target", "Svc.Get".parse().unwrap());
+        assert!(!selected(&get, &headers, ""));
+        assert_eq!(message(&headers), "the header `X-Target` selects the operation and is sent 2 times; send it once");
     }
 
     #[test]

@@ -413,31 +413,35 @@ fn choose<P>(
     if let Some(error) = config.refuse_uri(request.uri()) {
         return Choice::Refuse(error.into_response_with(errors));
     }
-    let query = request.uri().query().unwrap_or_default();
-    let mut path_only: Vec<&OperationInfo> = Vec::new();
-    for endpoint in candidates {
-        let Some(params) = dispatch::match_path(&endpoint.route, request.uri().path()) else { continue };
-        if !dispatch::selected(endpoint.info, request.headers(), query) {
-            path_only.push(endpoint.info);
-            continue;
-        }
-        let mut path = Vec::with_capacity(params.len());
-        for (name, raw) in params {
-            match String::from_utf8(dispatch::percent_decode(raw)) {
-                Ok(value) => path.push((Cow::Borrowed(name), value)),
-                Err(_) => {
-                    let error = ApiError::bad_request("a path parameter is not valid UTF-8 once decoded");
-                    return Choice::Refuse(error.into_response_with(errors));
-                }
-            }
-        }
-        return Choice::Handle(Arc::clone(endpoint), path);
+    let (path, query, headers) = (request.uri().path(), request.uri().query().unwrap_or_default(), request.headers());
+    let matched: Vec<_> =
+        candidates.iter().filter_map(|e| dispatch::match_path(&e.route, path).map(|params| (e, params))).collect();
+    if matched.is_empty() {
+        return Choice::Refuse(unmatched(all, path, errors));
     }
-    Choice::Refuse(if path_only.is_empty() {
-        unmatched(all, request.uri().path(), errors)
-    } else {
-        dispatch::refuse_selectors(&path_only, request.headers(), query).into_response_with(errors)
-    })
+    let infos: Vec<&OperationInfo> = matched.iter().map(|(endpoint, _)| endpoint.info).collect();
+    // A selector sent twice selects nothing, whichever operation its values would pick.
+    if let Some(error) = dispatch::refuse_repeated(&infos, headers, query) {
+        return Choice::Refuse(error.into_response_with(errors));
+    }
+    let Some((endpoint, params)) = matched.into_iter().find(|(e, _)| dispatch::selected(e.info, headers, query)) else {
+        return Choice::Refuse(dispatch::refuse_selectors(&infos, headers, query).into_response_with(errors));
+    };
+    match decode_path(params) {
+        Ok(path) => Choice::Handle(Arc::clone(endpoint), path),
+        Err(error) => Choice::Refuse(error.into_response_with(errors)),
+    }
+}
+
+/// The path parameters percent-decoded, each of which must then be UTF-8.
+fn decode_path(params: Vec<(&'static str, &str)>) -> Result<Vec<(Cow<'static, str>, String)>, ApiError> {
+    params
+        .into_iter()
+        .map(|(name, raw)| match String::from_utf8(dispatch::percent_decode(raw)) {
+            Ok(value) => Ok((Cow::Borrowed(name), value)),
+            Err(_) => Err(ApiError::bad_request("a path parameter is not valid UTF-8 once decoded")),
+        })
+        .collect()
 }
 
 /// The answer to a stand-in for a refused head ([`Refused`]), in the API's error shape.
