@@ -212,6 +212,46 @@ async fn a_redirect_loop_ends_after_ten_with_the_redirect_as_the_error() {
     assert_eq!(asked.lock().unwrap().len(), 11, "the request and 10 redirects");
 }
 
+#[tokio::test]
+async fn a_redirect_to_a_url_carrying_userinfo_is_refused_and_sends_nothing() {
+    // `Location: http://mallory:evil@<api origin>/x` made the client send
+    // `Authorization: Basic <mallory:evil>` ahead of its own credentials (issue 50).
+    let locations = |api: &str| {
+        let authority = api.trim_start_matches("http://");
+        [
+            format!("http://mallory:evil@{authority}/user/repos?moved=1"),
+            format!("//mallory:evil@{authority}/user/repos?moved=1"),
+            format!("http://mallory@{authority}/user/repos?moved=1"),
+        ]
+    };
+    for status in [301, 302, 303, 307, 308] {
+        for which in 0..3 {
+            let location: Arc<Mutex<String>> = Arc::default();
+            let answer = Arc::clone(&location);
+            let (api, asked) = server(move |seen: &Seen| {
+                if seen.target.contains("moved=1") {
+                    return served(seen);
+                }
+                (StatusCode::from_u16(status).unwrap(), [(header::LOCATION, answer.lock().unwrap().clone())])
+                    .into_response()
+            })
+            .await;
+            *location.lock().unwrap() = locations(&api)[which].clone();
+            let error = client_with(&api, |b| b.token("apiKey", KEY)).repos().list().send().await.unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "the service answered {status} with a `Location` carrying a user name or password; \
+                     the client does not follow it"
+                )
+            );
+            assert!(matches!(error, forge_client::Error::Redirect(_)), "{error:?}");
+            let seen = only(&asked);
+            assert_eq!((seen.target.as_str(), seen.header("authorization")), ("/user/repos", None));
+        }
+    }
+}
+
 /// The forms of `secret` a service may echo in a header or in text: raw, JSON-escaped
 /// (serde's, and PHP's with `\/`), percent-encoded (either case of hex digits), and the query
 /// encoding (`+` for a space).

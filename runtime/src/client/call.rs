@@ -301,36 +301,50 @@ impl Call {
     /// without body), 307 and 308 (the same method and body, unless the body was a stream,
     /// sent once), to an `http` or `https` URL. Credentials go only where the URL has the
     /// API's origin (scheme, host and port of the base URL); elsewhere the query parameters
-    /// that carry the API's keys are taken out of the URL too.
+    /// that carry the API's keys are taken out of the URL too. `None` when the client does not
+    /// follow it (the answer is then the redirect itself).
+    ///
+    /// A `Location` carrying userinfo (`http://user:password@host/`) the request did not carry
+    /// is refused with [`Error::Redirect`]: reqwest would send it as `Authorization: Basic`
+    /// ahead of the client's own credentials, so whoever can write a `Location` on the API's
+    /// origin would choose who the client authenticates as. It is refused rather than followed
+    /// without the userinfo, since no API redirects there on purpose: a caller told why sees
+    /// the tampering, one whose call silently succeeds elsewhere does not.
     pub(super) fn redirect(
         &self,
         endpoint: &Endpoint<'_>,
         hop: &Hop,
         status: u16,
         headers: &reqwest::header::HeaderMap,
-    ) -> Option<Hop> {
+    ) -> Result<Option<Hop>, Error> {
         use reqwest::Method;
         let (method, body) = match status {
             301 | 302 if hop.method == Method::POST => (Method::GET, false),
             303 if hop.method == Method::HEAD => (Method::HEAD, false),
             303 => (Method::GET, false),
             301 | 302 | 307 | 308 => (hop.method.clone(), hop.body),
-            _ => return None,
+            _ => return Ok(None),
         };
         if body && matches!(self.body, Some(CallBody::Stream { .. })) {
-            return None;
+            return Ok(None);
         }
-        let location = headers.get(reqwest::header::LOCATION)?.to_str().ok()?;
-        let mut url = hop.url.join(location).ok()?;
+        let location = headers.get(reqwest::header::LOCATION).and_then(|l| l.to_str().ok());
+        let Some(mut url) = location.and_then(|location| hop.url.join(location).ok()) else { return Ok(None) };
         if !matches!(url.scheme(), "http" | "https") {
-            return None;
+            return Ok(None);
+        }
+        if adds_userinfo(&url, &hop.url) {
+            return Err(Error::Redirect(format!(
+                "the service answered {status} with a `Location` carrying a user name or password; \
+                 the client does not follow it"
+            )));
         }
         let credentials = same_origin(&url, endpoint.base);
         if !credentials {
             let keys: Vec<&str> = query_keys(endpoint.settings.schemes).collect();
             without_params(&mut url, &keys);
         }
-        Some(Hop { url, method, body, credentials })
+        Ok(Some(Hop { url, method, body, credentials }))
     }
 
     /// The request of one hop of an attempt at this call: the hop's URL (with the API key in the
@@ -442,6 +456,13 @@ const CREDENTIAL_HEADERS: [reqwest::header::HeaderName; 3] =
 /// Whether two URLs have the same origin: scheme, host and port.
 pub(super) fn same_origin(a: &reqwest::Url, b: &reqwest::Url) -> bool {
     a.scheme() == b.scheme() && a.host_str() == b.host_str() && a.port_or_known_default() == b.port_or_known_default()
+}
+
+/// True when `to` carries a user name or password other than `from`'s (a base URL's own
+/// userinfo, kept by a relative `Location`, is the caller's).
+fn adds_userinfo(to: &reqwest::Url, from: &reqwest::Url) -> bool {
+    let userinfo = |url: &reqwest::Url| (url.username().to_owned(), url.password().map(str::to_owned));
+    userinfo(to) != (String::new(), None) && userinfo(to) != userinfo(from)
 }
 
 /// The query parameters that carry API keys, by the API's schemes.

@@ -392,12 +392,13 @@ impl Core {
                 Err(error) => return Attempt::Failed(Error::Transport(error)),
             };
             let status = response.status().as_u16();
-            match call.redirect(&endpoint, &hop, status, response.headers()).filter(|_| redirects < MAX_REDIRECTS) {
-                Some(next) => {
+            match call.redirect(&endpoint, &hop, status, response.headers()) {
+                Ok(Some(next)) if redirects < MAX_REDIRECTS => {
                     redirects += 1;
                     hop = next;
                 }
-                None => break response,
+                Ok(_) => break response,
+                Err(error) => return Attempt::Failed(error),
             }
         };
         let status = response.status().as_u16();
@@ -435,6 +436,7 @@ fn error_kind(error: &Error) -> &'static str {
         Error::Decode { .. } => "decode",
         Error::Invalid(_) => "invalid",
         Error::Pagination(_) => "pagination",
+        Error::Redirect(_) => "redirect",
         Error::Config(_) => "config",
     }
 }

@@ -65,6 +65,9 @@ pub enum Error {
     Invalid(Violations),
     /// A stream read more pages than its guard allows, or the service repeated a cursor.
     Pagination(String),
+    /// The service redirected where the client refuses to follow: a `Location` carrying a
+    /// user name or password (which the HTTP client would send as `Authorization: Basic`).
+    Redirect(String),
     /// The client is misconfigured (a base URL that does not parse, ...).
     Config(String),
 }
@@ -89,7 +92,7 @@ impl fmt::Display for Error {
                 write!(f, "the response does not decode at {path}: {message} (near {snippet})")
             }
             Error::Invalid(violations) => write!(f, "the request is invalid: {violations}"),
-            Error::Pagination(message) | Error::Config(message) => f.write_str(message),
+            Error::Pagination(message) | Error::Redirect(message) | Error::Config(message) => f.write_str(message),
         }
     }
 }

@@ -235,6 +235,7 @@ impl Redactor {
             Error::Invalid(violations) => Error::Invalid(Violations(self.violations(violations.0))),
             Error::Pagination(message) => Error::Pagination(self.text(&message)),
             Error::Config(message) => Error::Config(self.text(&message)),
+            Error::Redirect(message) => Error::Redirect(self.text(&message)),
             other @ (Error::Timeout(_) | Error::TooLarge { .. }) => other,
         }
     }
