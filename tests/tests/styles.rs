@@ -697,6 +697,25 @@ async fn label_and_matrix_path_parameters_carry_their_prefix_both_ways() {
     assert_eq!(status, 400);
     let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
     assert_eq!(found, [("path.day", "is written `.` and the value"), ("path.rev", "is written `;rev=` and the value")]);
+    // A delimiter percent-encoded is data: `%3Brev=a` is no `;rev=` (it gave `rev = "a"`), `%2E5`
+    // no `.5`, and an encoded `;` inside the value is the value's.
+    let response = http.get(format!("{base}/checkouts/at/%2E5/%3Brev=a")).bearer_auth("tok").send().await.unwrap();
+    let (status, found) = violations_of(response).await;
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!(
+        (status, found),
+        (
+            400,
+            vec![
+                ("path.day", "is written `.` and the value"),
+                ("path.day", "expected an integer, found \".5\""),
+                ("path.rev", "is written `;rev=` and the value")
+            ]
+        )
+    );
+    let response = http.get(format!("{base}/checkouts/at/.5/;rev=%3Brev=a%2Eb")).bearer_auth("tok").send().await;
+    let body: Value = serde_json::from_slice(&response.unwrap().bytes().await.unwrap()).unwrap();
+    assert_eq!(body, json!({"day": 5, "rev": ";rev=a.b"}));
     let openapi: Value = serde_json::from_str(include_str!("../fixtures/generated/styles/openapi.json")).unwrap();
     let params = &openapi["paths"]["/checkouts/at/{day}/{rev}"]["get"]["parameters"];
     assert_eq!((&params[0]["style"], &params[1]["style"]), (&json!("label"), &json!("matrix")));

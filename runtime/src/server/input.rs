@@ -14,7 +14,7 @@ use std::borrow::Cow;
 /// request. Every problem is collected; [`Input::finish`] answers them all at once.
 pub struct Input {
     /// The path parameters by wire name, each given to the first read of it.
-    path: Vec<(Cow<'static, str>, String)>,
+    path: Vec<(Cow<'static, str>, PathValue)>,
     query: Vec<(String, String, bool)>,
     headers: HeaderMap,
     /// The cookies of the `Cookie` headers, read on first use.
@@ -32,6 +32,16 @@ pub struct Input {
     /// The answer to a request refused whole (a form of too many fields), whatever else is
     /// wrong with it.
     refused: Option<ApiError>,
+}
+
+/// A path parameter as the router matched it.
+#[derive(Debug)]
+pub(crate) struct PathValue {
+    /// Percent-decoded: what generated code reads.
+    pub(crate) decoded: String,
+    /// As sent, still percent-encoded: where a style's prefix (`;rev=`) is looked for, so an
+    /// encoded delimiter (`%3Brev=a`) is data, never the delimiter.
+    pub(crate) raw: String,
 }
 
 /// The fields of a form body, found once.
@@ -119,7 +129,7 @@ impl Place {
 
 impl Input {
     pub(crate) fn new(
-        path: Vec<(Cow<'static, str>, String)>,
+        path: Vec<(Cow<'static, str>, PathValue)>,
         query: &str,
         headers: HeaderMap,
         body: Bytes,
@@ -153,7 +163,8 @@ impl Input {
 
     /// An input built by hand, for tests of generated parsing.
     pub fn for_test(path: &[(&str, &str)], query: &str, body: &str, has_body: bool) -> Self {
-        let path = path.iter().map(|(k, v)| (Cow::Owned((*k).to_owned()), (*v).to_owned())).collect();
+        let value = |v: &str| PathValue { decoded: v.to_owned(), raw: v.to_owned() };
+        let path = path.iter().map(|(k, v)| (Cow::Owned((*k).to_owned()), value(v))).collect();
         Input::new(path, query, HeaderMap::new(), Bytes::copy_from_slice(body.as_bytes()), has_body)
     }
 
@@ -191,16 +202,21 @@ impl Input {
     /// A path parameter (always present: the route matched it). Each is read once: a second
     /// read of the same name is empty.
     pub fn path(&mut self, name: &str) -> String {
-        self.path.iter_mut().find(|(k, _)| k == name).map(|(_, v)| std::mem::take(v)).unwrap_or_default()
+        self.path.iter_mut().find(|(k, _)| k == name).map(|(_, v)| std::mem::take(&mut v.decoded)).unwrap_or_default()
     }
 
     /// Takes the prefix of a path parameter written after a dot or after its name (OpenAPI's
     /// `label`, `.5`, and `matrix`, `;id=5`) off its value before it is read; a value without
-    /// it is a violation at `path.<name>`.
+    /// it is a violation at `path.<name>`. The prefix is looked for in the path as sent: a
+    /// percent-encoded `.` or `;` is part of the value.
     pub fn path_prefix(&mut self, name: &str, prefix: &str) {
         let Some((_, value)) = self.path.iter_mut().find(|(k, _)| k == name) else { return };
-        match value.strip_prefix(prefix) {
-            Some(rest) => *value = rest.to_owned(),
+        match value.raw.strip_prefix(prefix) {
+            Some(rest) => {
+                // The rest of a value that decoded as UTF-8 whole, after ASCII text: UTF-8.
+                value.decoded = String::from_utf8_lossy(&super::dispatch::percent_decode(rest)).into_owned();
+                value.raw = rest.to_owned();
+            }
             None => {
                 let message = format!("is written `{prefix}` and the value");
                 self.fail(format!("path.{name}"), message);

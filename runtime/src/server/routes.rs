@@ -8,6 +8,7 @@
 //! answers 501 for them instead. The generated `router(service)` sets every operation from
 //! the group traits, whose methods have no default, so a forgotten one is a compile error.
 
+use super::input::PathValue;
 use super::{
     ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, challenge, dispatch,
     json_response,
@@ -433,12 +434,13 @@ fn choose<P>(
     }
 }
 
-/// The path parameters percent-decoded, each of which must then be UTF-8.
-fn decode_path(params: Vec<(&'static str, &str)>) -> Result<Vec<(Cow<'static, str>, String)>, ApiError> {
+/// The path parameters percent-decoded, each of which must then be UTF-8 (and as sent, where a
+/// style's prefix is looked for).
+fn decode_path(params: Vec<(&'static str, &str)>) -> Result<Vec<(Cow<'static, str>, PathValue)>, ApiError> {
     params
         .into_iter()
         .map(|(name, raw)| match String::from_utf8(dispatch::percent_decode(raw)) {
-            Ok(value) => Ok((Cow::Borrowed(name), value)),
+            Ok(decoded) => Ok((Cow::Borrowed(name), PathValue { decoded, raw: raw.to_owned() })),
             Err(_) => Err(ApiError::bad_request("a path parameter is not valid UTF-8 once decoded")),
         })
         .collect()
@@ -452,7 +454,7 @@ fn refused(request: &Request, errors: &'static ErrorShape) -> Option<Response> {
 /// What [`choose`] found for a request.
 enum Choice<P> {
     /// The operation, with the request's path parameters decoded.
-    Handle(Arc<Endpoint<P>>, Vec<(Cow<'static, str>, String)>),
+    Handle(Arc<Endpoint<P>>, Vec<(Cow<'static, str>, PathValue)>),
     /// The answer when no operation takes the request.
     Refuse(Response),
 }
@@ -484,7 +486,7 @@ fn handle<S: Authenticator>(
     service: Arc<S>,
     parts: axum::http::request::Parts,
     body: Body,
-    path: Vec<(Cow<'static, str>, String)>,
+    path: Vec<(Cow<'static, str>, PathValue)>,
     endpoint: Arc<Endpoint<S::Principal>>,
     config: Arc<ServerConfig>,
     errors: &'static ErrorShape,
@@ -548,7 +550,7 @@ fn handle<S: Authenticator>(
 
 /// What [`handle`] found before the handler runs.
 struct Ready<P> {
-    path: Vec<(Cow<'static, str>, String)>,
+    path: Vec<(Cow<'static, str>, PathValue)>,
     body: axum::body::Bytes,
     stream: Option<super::BodyStream>,
     principal: Option<P>,
