@@ -147,6 +147,28 @@ async fn heads_past_hypers_own_limits_answer_the_error_body_too() {
 }
 
 #[tokio::test]
+async fn a_raw_byte_that_is_not_utf8_in_the_target_answers_the_error_body() {
+    // hyper answered these with an empty 400 of its own (issue 50); the bytes escaped are read.
+    let address = start(ServerConfig::default(), ServeConfig::default()).await;
+    let refused = json!({"error": {"code": 400, "message":
+        "the request target is not a valid URI: send bytes that are not UTF-8 text, spaces and controls percent-encoded"}});
+    for target in [&b"/v1/spaces/space_\xff"[..], b"/v1/spaces/space_1?q=\x80", b"/v1/spaces/a\x7fb"] {
+        let request =
+            [&b"GET "[..], target, b" HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n"]
+                .concat();
+        let (status, body) = status_and_body(&raw(&address, &request).await);
+        assert_eq!((status.as_str(), &body), ("400", &refused), "{}", String::from_utf8_lossy(target));
+    }
+    // Raw UTF-8 is read, as hyper reads it; an escape that decodes to no UTF-8 is the router's.
+    let (status, body) = status_and_body(&raw(&address, &get("/v1/spaces/é", "")).await);
+    assert_eq!((status.as_str(), &body["id"]), ("200", &json!("space_1")));
+    let (status, _) = status_and_body(&raw(&address, &get("/v1/spaces/space_%FF", "")).await);
+    assert_eq!(status, "400");
+    let (status, _) = status_and_body(&raw(&address, &get("/v1/spaces/space_1", "")).await);
+    assert_eq!(status, "200");
+}
+
+#[tokio::test]
 async fn a_refused_head_after_bodies_on_one_connection_is_found_where_it_starts() {
     let address = start(ServerConfig::default(), ServeConfig::default()).await;
     // A fixed-length body and a chunked one whose bytes look like heads, then a head with too

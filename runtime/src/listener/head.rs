@@ -199,7 +199,7 @@ impl<T> HeadGuard<T> {
                 break;
             }
             if self.lines == 0
-                && let Some(refusal) = target_too_long(line)
+                && let Some(refusal) = target_too_long(line).or_else(|| target_not_a_uri(line))
             {
                 return self.refuse(refusal);
             }
@@ -252,6 +252,19 @@ fn target_too_long(line: &[u8]) -> Option<(u16, String)> {
     let target = line[first_space + 1..].split(|&b| b == b' ').next().unwrap_or_default();
     (target.len() > MAX_TARGET_BYTES || line.len() > MAX_TARGET_BYTES + 32)
         .then(|| (414, format!("the request target is over {MAX_TARGET_BYTES} bytes")))
+}
+
+/// A 400 for a request line whose target hyper would refuse with an empty 400 (a raw byte
+/// that is not UTF-8 text, `/a\xFF`, or a control), judged as hyper judges it: by `http`'s
+/// own `Uri` parser. A line this cannot read is left to hyper.
+fn target_not_a_uri(line: &[u8]) -> Option<(u16, String)> {
+    let first_space = line.iter().position(|&b| b == b' ')?;
+    let target = line[first_space + 1..].split(|&b| b == b' ').next().filter(|t| !t.is_empty())?;
+    axum::http::Uri::try_from(target).err().map(|_| {
+        let message =
+            "the request target is not a valid URI: send bytes that are not UTF-8 text, spaces and controls percent-encoded";
+        (400, message.to_owned())
+    })
 }
 
 fn is_blank(line: &[u8]) -> bool {
