@@ -4,8 +4,11 @@
 //! any name git can hold arrives as it is, never quoted) and its blobs are read through one
 //! `git cat-file --batch`. Nothing is written to disk: no temporary directory can be
 //! predicted, raced or escaped. An entry a checkout never holds (`..`, `.`, an empty name) is
-//! refused, a symbolic link is not followed, and each file is capped like any input
-//! ([`crate::input::MAX_FILE_BYTES`]). Files are named `REV:path/in/the/repository`, so output
+//! refused, a symbolic link is not followed, and the spec is read under the working tree's
+//! caps, from the sizes the tree lists before any blob is read: each file at most
+//! [`crate::input::MAX_SPEC_FILE_BYTES`], all of them [`crate::input::MAX_SPEC_BYTES`]; its
+//! YAML is then parsed under the same budget ([`crate::load`]), so an alias bomb at a revision
+//! is refused where it expands, as in the working tree. Files are named `REV:path/in/the/repository`, so output
 //! names no temporary path, and the spec directory is found from the working directory, so
 //! `diff` runs from any subdirectory of the repository.
 
@@ -55,6 +58,18 @@ pub enum RevisionError {
         file: String,
         /// Why it is not read.
         problem: String,
+    },
+    /// The spec files at that revision hold more than a spec may, together.
+    #[error("the spec's files at {rev}:{dir} hold {total} bytes together, more than {mib} MiB")]
+    TooLarge {
+        /// The revision.
+        rev: String,
+        /// The spec directory, relative to the repository's root.
+        dir: String,
+        /// Their size together.
+        total: u64,
+        /// The cap, in MiB.
+        mib: u64,
     },
     /// The spec at that revision does not load.
     #[error("the spec at {rev} does not load:\n{rendered}")]
@@ -153,6 +168,8 @@ struct Entry {
     object: String,
     /// Below the spec directory, `/`-separated; bytes that are not UTF-8 shown as U+FFFD.
     path: String,
+    /// Its size in bytes, as the tree lists it (0 for an entry not read).
+    size: u64,
 }
 
 /// The entries of the spec directory at `rev` that the loader reads or reports.
@@ -184,17 +201,26 @@ fn spec_entries(rev: &str, dir: &str) -> Result<Vec<Entry>, RevisionError> {
             "160000" if is_spec => return Err(refuse("a submodule in the tree: not read")),
             _ => Kind::Unfollowed,
         };
-        if kind == Kind::File
-            && let Err(error) = crate::input::check_size(size.parse().unwrap_or(u64::MAX))
-        {
+        let size = if kind == Kind::File { size.parse().unwrap_or(u64::MAX) } else { 0 };
+        if let Err(error) = check_spec_file(size) {
             return Err(refuse(&error.to_string()));
         }
-        entries.push(Entry { kind, object: object.to_owned(), path });
+        entries.push(Entry { kind, object: object.to_owned(), path, size });
     }
     if !entries.iter().any(|e| e.kind == Kind::File) {
         return Err(RevisionError::Empty { rev: rev.to_owned(), dir: dir.to_owned() });
     }
+    let total = entries.iter().map(|e| e.size).fold(0u64, u64::saturating_add);
+    if total > crate::input::MAX_SPEC_BYTES {
+        let mib = crate::input::MAX_SPEC_BYTES / (1024 * 1024);
+        return Err(RevisionError::TooLarge { rev: rev.to_owned(), dir: dir.to_owned(), total, mib });
+    }
     Ok(entries)
+}
+
+/// Refuses a spec file larger than the working tree's loader reads one.
+fn check_spec_file(size: u64) -> Result<(), ReadError> {
+    crate::input::check_size_within(size, crate::input::MAX_SPEC_FILE_BYTES)
 }
 
 /// The bytes of every file entry, read through one `git cat-file --batch`.
@@ -240,7 +266,7 @@ fn read_blob(stdout: &mut impl BufRead, object: &str) -> Result<Vec<u8>, String>
         [answered, "blob", size] if answered == object => size.parse::<u64>().map_err(|e| e.to_string())?,
         _ => return Err(format!("asked for {object}, got `{}`", header.trim_end())),
     };
-    crate::input::check_size(size).map_err(|e: ReadError| e.to_string())?;
+    check_spec_file(size).map_err(|e| e.to_string())?;
     let mut bytes = vec![0; size as usize + 1];
     stdout.read_exact(&mut bytes).map_err(|e| e.to_string())?;
     bytes.pop(); // the newline after the contents

@@ -137,3 +137,71 @@ fn a_link_in_the_base_tree_is_not_followed() {
     let stderr = failed(&run_in(dir, &["diff", "--base-rev", "HEAD"], &[]), 2);
     assert_eq!(stderr, "error: HEAD:spec/host.yaml: a symbolic link in the tree: not followed\n");
 }
+
+/// A commit of `repo`'s HEAD with `files` (name, bytes) added to `spec/`, made from git's
+/// objects alone (nothing checked out): its hash.
+fn commit_with(repo: &Path, files: &[(&str, &[u8])]) -> String {
+    let mut listing = git(repo, &["ls-tree", "HEAD:spec"], None);
+    for (name, bytes) in files {
+        let blob = git(repo, &["hash-object", "-w", "--stdin"], Some(bytes));
+        listing.push_str(&format!("\n100644 blob {blob}\t{name}"));
+    }
+    let spec = git(repo, &["mktree"], Some(format!("{listing}\n").as_bytes()));
+    let root = git(repo, &["mktree"], Some(format!("040000 tree {spec}\tspec\n").as_bytes()));
+    git(repo, &["commit-tree", &root, "-m", "hostile"], None)
+}
+
+/// "Billion laughs": ten levels of ten aliases each, 10^10 values from 600 bytes.
+fn laughs() -> String {
+    let mut text = String::from("x-laughs:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for level in 1..10 {
+        let aliases = vec![format!("*a{}", level - 1); 10].join(", ");
+        text.push_str(&format!("  a{level}: &a{level} [{aliases}]\n"));
+    }
+    text
+}
+
+#[test]
+fn a_revision_whose_spec_holds_an_alias_bomb_is_refused_where_it_expands() {
+    let repo = repository(&[]);
+    let commit = commit_with(repo.path(), &[("laughs.yaml", laughs().as_bytes())]);
+    // `run_in` bounds the CPU time: expanding the aliases would take it all.
+    let stderr = failed(&run_in(repo.path(), &["diff", "--base-rev", &commit], &[]), 2);
+    assert_eq!(
+        stderr,
+        format!(
+            "error: the spec at {commit} does not load:\n\
+             error: {commit}:spec/laughs.yaml:2:32: x-laughs.a4[0][4][1][8][4]: the YAML expands past its budget \
+             through aliases (`*name`) (more than 17004 values or 263384 bytes of text for a file of this size)\n  \
+             hint: write the repeated parts once as named types or shared parameters\n1 error(s), 0 warning(s)\n\n"
+        )
+    );
+}
+
+#[test]
+fn a_revision_is_read_under_the_working_trees_caps_before_any_blob_is_read() {
+    // A spec file past 16 MiB was read at a revision (up to 64 MiB, the cap of other inputs):
+    // four times the values an alias bomb may expand to in the working tree.
+    let repo = repository(&[]);
+    let comment = "# padding\n".repeat(1_700_000);
+    let commit = commit_with(repo.path(), &[("big.yaml", comment.as_bytes())]);
+    let stderr = failed(&run_in(repo.path(), &["diff", "--base-rev", &commit], &[]), 2);
+    assert_eq!(stderr, format!("error: {commit}:spec/big.yaml: the file is larger than 16 MiB\n"));
+    // Five files of 15 MiB (one blob, five names): past the 64 MiB of a whole spec, refused
+    // from the sizes the tree lists, before 75 MB are read.
+    let part = "# padding\n".repeat(1_500_000);
+    let names = ["a.yaml", "b.yaml", "c.yaml", "d.yaml", "e.yaml"];
+    let files: Vec<(&str, &[u8])> = names.iter().map(|name| (*name, part.as_bytes())).collect();
+    let commit = commit_with(repo.path(), &files);
+    let stderr = failed(&run_in(repo.path(), &["diff", "--base-rev", &commit], &[]), 2);
+    let total = 5 * part.len() + ["api.yaml", "pets.yaml"].iter().map(|f| spec_size(repo.path(), f)).sum::<usize>();
+    assert_eq!(
+        stderr,
+        format!("error: the spec's files at {commit}:spec hold {total} bytes together, more than 64 MiB\n")
+    );
+}
+
+/// The size of `spec/<name>` as committed at HEAD.
+fn spec_size(repo: &Path, name: &str) -> usize {
+    git(repo, &["cat-file", "-s", &format!("HEAD:spec/{name}")], None).parse().unwrap()
+}
