@@ -253,8 +253,8 @@ async fn a_redirect_to_a_url_carrying_userinfo_is_refused_and_sends_nothing() {
 }
 
 /// The forms of `secret` a service may echo in a header or in text: raw, JSON-escaped
-/// (serde's, and PHP's with `\/`), percent-encoded (either case of hex digits), and the query
-/// encoding (`+` for a space).
+/// (serde's, and PHP's with `\/`), percent-encoded (either case of hex digits), the query
+/// encoding (`+` for a space), and as other encoders escape it (issue 50).
 fn forms(secret: &str) -> Vec<String> {
     let json = serde_json::to_string(secret).unwrap();
     let json = json[1..json.len() - 1].to_owned();
@@ -276,6 +276,21 @@ fn forms(secret: &str) -> Vec<String> {
         }
     });
     let lower = lower.collect::<Vec<_>>().join("%");
+    // How other encoders write it: Python's `quote` keeps `/`; hex digits of both cases; every
+    // byte escaped; JSON's `\u` escapes outside a JSON string (in a header); both at once.
+    let python = percent.replace("%2F", "/");
+    let mixed: String = percent
+        .split('%')
+        .enumerate()
+        .map(|(i, part)| match part.split_at_checked(2) {
+            Some((hex, rest)) if i % 2 == 0 && i > 0 => format!("{}{rest}", hex.to_lowercase()),
+            _ => part.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("%");
+    let every: String = secret.bytes().map(|b| format!("%{b:02x}")).collect();
+    let unicode: String = secret.chars().map(|c| format!("\\u{:04x}", c as u32)).collect();
+    let both = json.replace('/', "\\/").replace('+', "%2B").replace(' ', "%20");
     let mut all = vec![
         secret.to_owned(),
         json.clone(),
@@ -283,6 +298,11 @@ fn forms(secret: &str) -> Vec<String> {
         percent.clone(),
         lower,
         percent.replace("%20", "+"),
+        python,
+        mixed,
+        every,
+        unicode,
+        both,
     ];
     all.sort();
     all.dedup();
@@ -379,8 +399,12 @@ fn echoing(seen: &Seen) -> Response {
             let strings: Vec<String> = all.iter().map(|form| serde_json::to_string(form).unwrap()).collect();
             let escaped: Vec<String> = secrets().iter().map(|secret| escaped_literal(secret)).collect();
             let detail = serde_json::to_string(&format!("bad credentials {KEY}")).unwrap().replace('/', "\\/");
+            // Each field of the error shape echoes the key as another encoder escapes it.
+            let (python, every) = ("key/secret%2B1%22", "%6b%65%79%2f%73%65%63%72%65%74%2b%31%22");
+            assert!(forms(KEY).iter().any(|f| f == python) && forms(KEY).iter().any(|f| f == every));
+            let violation = serde_json::json!({"name": format!("body.{python}"), "reason": format!("is not {every}")});
             let body = format!(
-                r#"{{"status": 400, "detail": {detail}, "echo": [{}], "escaped": [{}]}}"#,
+                r#"{{"status": 400, "detail": {detail}, "invalid_params": [{violation}], "echo": [{}], "escaped": [{}]}}"#,
                 strings.join(", "),
                 escaped.join(", ")
             );
@@ -408,7 +432,10 @@ async fn secrets_echoed_back_never_show_in_any_form() {
     let forge_client::Error::Api { status, headers, body, .. } = &error else { panic!("{error:?}") };
     assert_eq!(*status, 400);
     assert!(body.contains("<redacted>") && headers.len() > 10, "{error:?}");
-    assert_eq!(error.to_string(), "the service answered 400: bad credentials <redacted>");
+    assert_eq!(
+        error.to_string(),
+        "the service answered 400: bad credentials <redacted>; body.<redacted>: is not <redacted>"
+    );
     assert_clean(&error, &secrets());
     let key = [KEY.to_owned()];
     let error = clients[1].events().list("octo", "hello").send().await.unwrap_err();

@@ -12,6 +12,9 @@
 //! - JSON-escaped (serde's escapes, with `/` as `\/` as PHP writes it, everything beyond ASCII
 //!   as `\uXXXX` as Python writes it, `<`, `>`, `&` as Go writes them); and in a JSON text,
 //!   a string literal holding a secret once decoded, however it is escaped, is rewritten;
+//! - written with any of its bytes escaped, however an encoder chose them: `%XX` in either
+//!   case (Python's `quote` keeps `/`, JavaScript's `encodeURIComponent` keeps `!*'()`, some
+//!   encode every byte) and JSON's `\uXXXX`, `\/` and the like, in any text, mixed or not;
 //! - in a URL, the value of every query parameter carrying one of the API's keys (its query
 //!   API-key schemes), whatever it holds.
 //!
@@ -40,6 +43,8 @@ pub(super) struct Redactor(Arc<Forms>);
 struct Forms {
     /// Every form of every secret, longest first.
     forms: Vec<String>,
+    /// The secrets themselves (those long enough to redact), found also through escapes.
+    secrets: Vec<String>,
     /// The query parameters carrying the API's keys.
     query_keys: Vec<&'static str>,
 }
@@ -64,17 +69,20 @@ impl Redactor {
                 }
             }
         }
-        let mut forms: Vec<String> = secrets
-            .iter()
-            .filter(|secret| secret.len() >= SHORTEST_REDACTED)
-            .flat_map(|secret| forms_of(secret))
-            .filter(|form| form.len() >= SHORTEST_REDACTED)
-            .collect();
+        secrets.retain(|secret| secret.len() >= SHORTEST_REDACTED);
+        let query_keys = super::call::query_keys(settings.schemes).collect();
+        Redactor::of(secrets, query_keys)
+    }
+
+    fn of(mut secrets: Vec<String>, query_keys: Vec<&'static str>) -> Self {
+        let mut forms: Vec<String> =
+            secrets.iter().flat_map(|secret| forms_of(secret)).filter(|form| form.len() >= SHORTEST_REDACTED).collect();
         // Longest first, so a form holding another is replaced whole.
         forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         forms.dedup();
-        let query_keys = super::call::query_keys(settings.schemes).collect();
-        Redactor(Arc::new(Forms { forms, query_keys }))
+        secrets.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        secrets.dedup();
+        Redactor(Arc::new(Forms { forms, secrets, query_keys }))
     }
 
     fn is_empty(&self) -> bool {
@@ -97,6 +105,9 @@ impl Redactor {
             if text.contains(form.as_str()) {
                 text = replace_outside_markers(&text, form);
             }
+        }
+        if text.contains(['%', '\\']) {
+            text = replace_escaped(&text, &self.0.secrets);
         }
         text
     }
@@ -264,6 +275,110 @@ fn forms_of(secret: &str) -> Vec<String> {
     forms
 }
 
+/// `text` with every occurrence of a secret written with escapes (see the module docs)
+/// replaced by the marker: `text` is decoded once, each decoded byte remembering where its
+/// escape starts, and read from left to right; where a secret starts (the longest first), the
+/// text it was decoded from is replaced, unless it touches a marker already there. One pass:
+/// the work is the text's length times the secrets'.
+fn replace_escaped(text: &str, secrets: &[String]) -> String {
+    if u32::try_from(text.len()).is_err() {
+        return text.to_owned();
+    }
+    let decoded = Decoded::of(text);
+    let markers: Vec<std::ops::Range<usize>> = text.match_indices(MARKER).map(|(at, m)| at..at + m.len()).collect();
+    let touches_marker = |range: &std::ops::Range<usize>| {
+        let next = markers.partition_point(|marker| marker.end <= range.start);
+        markers.get(next).is_some_and(|marker| marker.start < range.end)
+    };
+    let mut out = String::with_capacity(text.len());
+    let (mut copied, mut at) = (0, 0);
+    while at < decoded.bytes.len() {
+        let rest = &decoded.bytes[at..];
+        let Some(secret) = secrets.iter().map(String::as_bytes).find(|secret| rest.starts_with(secret)) else {
+            at += 1;
+            continue;
+        };
+        let range = decoded.start_of(at, text.len())..decoded.start_of(at + secret.len(), text.len());
+        let whole = text.is_char_boundary(range.start) && text.is_char_boundary(range.end);
+        if whole && range.start >= copied && !touches_marker(&range) {
+            out.push_str(&text[copied..range.start]);
+            out.push_str(MARKER);
+            copied = range.end;
+            at += secret.len();
+        } else {
+            at += 1;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// A text with its escapes decoded (`%XX`, and JSON's `\uXXXX`, surrogate pairs included,
+/// and `\/`, `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`); anything else kept as it is.
+struct Decoded {
+    bytes: Vec<u8>,
+    /// For each decoded byte, where the text it came from starts (4 bytes each: an error's
+    /// text is at most the response limit, far below 4 GiB).
+    starts: Vec<u32>,
+}
+
+impl Decoded {
+    fn of(text: &str) -> Decoded {
+        let raw = text.as_bytes();
+        let mut decoded = Decoded { bytes: Vec::with_capacity(raw.len()), starts: Vec::with_capacity(raw.len()) };
+        let mut i = 0;
+        while i < raw.len() {
+            let (bytes, taken) = escape_at(raw, i).unwrap_or_else(|| (vec![raw[i]], 1));
+            for byte in bytes {
+                decoded.bytes.push(byte);
+                decoded.starts.push(i as u32);
+            }
+            i += taken;
+        }
+        decoded
+    }
+
+    /// Where the text of decoded byte `index` starts (`len` past the last).
+    fn start_of(&self, index: usize, len: usize) -> usize {
+        self.starts.get(index).map_or(len, |&start| start as usize)
+    }
+}
+
+/// The bytes the escape at `raw[i]` stands for and its length, if one starts there.
+fn escape_at(raw: &[u8], i: usize) -> Option<(Vec<u8>, usize)> {
+    let hex = |at: usize, digits: usize| -> Option<u32> {
+        let text = std::str::from_utf8(raw.get(at..at + digits)?).ok()?;
+        text.bytes().all(|b| b.is_ascii_hexdigit()).then(|| u32::from_str_radix(text, 16).ok())?
+    };
+    match (raw[i], raw.get(i + 1)) {
+        (b'%', _) => Some((vec![hex(i + 1, 2)? as u8], 3)),
+        (b'\\', Some(b'u')) => {
+            let unit = hex(i + 2, 4)?;
+            let (c, taken) = match unit {
+                0xD800..=0xDBFF => {
+                    let low = (raw.get(i + 6..i + 8) == Some(&b"\\u"[..])).then(|| hex(i + 8, 4)).flatten()?;
+                    (char::decode_utf16([unit as u16, low as u16]).next()?.ok()?, 12)
+                }
+                _ => (char::from_u32(unit)?, 6),
+            };
+            Some((c.to_string().into_bytes(), taken))
+        }
+        (b'\\', Some(&c)) => {
+            let byte = match c {
+                b'/' | b'"' | b'\\' => c,
+                b'b' => 0x08,
+                b'f' => 0x0C,
+                b'n' => b'\n',
+                b'r' => b'\r',
+                b't' => b'\t',
+                _ => return None,
+            };
+            Some((vec![byte], 2))
+        }
+        _ => None,
+    }
+}
+
 /// `text` with every byte but those `keep` allows written `%XX`.
 fn percent_encoded(text: &str, keep: impl Fn(u8) -> bool) -> String {
     text.bytes().map(|b| if keep(b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
@@ -306,10 +421,7 @@ mod tests {
     use super::*;
 
     fn redactor(secrets: &[&str], query_keys: &[&'static str]) -> Redactor {
-        let mut forms: Vec<String> = secrets.iter().flat_map(|secret| forms_of(secret)).collect();
-        forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-        forms.dedup();
-        Redactor(Arc::new(Forms { forms, query_keys: query_keys.to_vec() }))
+        Redactor::of(secrets.iter().map(|s| (*s).to_owned()).collect(), query_keys.to_vec())
     }
 
     #[test]
@@ -328,6 +440,27 @@ mod tests {
         }
         // Any escape inside a JSON string.
         assert_eq!(r.text(r#"{"m": "x \u006b\/\u00e9\u002b\"\u003c1 y"}"#), r#"{"m": "x <redacted> y"}"#);
+    }
+
+    #[test]
+    fn a_secret_is_found_through_any_escapes_an_encoder_chose() {
+        let r = redactor(&["k/é+\"<1", "tok-secret-2"], &[]);
+        for form in [
+            "k/%C3%A9%2B%22%3C1",                   // Python's `quote`: `/` kept
+            "k%2F%c3%A9%2b%22%3C1",                 // hex digits of both cases
+            "%6B%2F%C3%A9%2B%22%3C%31",             // every byte
+            "\\u006b\\/\\u00e9+\\u0022<1",          // JSON escapes outside a JSON string
+            "k\\/%C3%A9%2B\\\"%3c1",                // both at once
+            "%74%6f%6b%2d%73%65%63%72%65%74%2d%32", // the token, every byte
+        ] {
+            let text = format!("a {form} b");
+            assert_eq!(r.text(&text), "a <redacted> b", "{form}");
+            assert_eq!(r.text(&r.text(&text)), "a <redacted> b", "{form}: twice");
+        }
+        // Escapes that decode to no secret, or to one cut short, are left as they are.
+        for kept in ["k/%C3%A9%2B%22%3C", "100% \\u00e9 %zz \\q \\ud800"] {
+            assert_eq!(r.text(kept), kept);
+        }
     }
 
     #[test]
