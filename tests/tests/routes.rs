@@ -120,18 +120,24 @@ async fn raw(
     (response.status().as_u16(), allow, serde_json::from_slice(&response.bytes().await.unwrap()).unwrap())
 }
 
+/// The generated router over the echoing mock, with no recording layer, and a bare HTTP client
+/// for requests the generated client would never send.
+async fn serve_plain() -> (String, apigen_runtime::client::reqwest::Client) {
+    let service = MockService::new(|call| Ok(json!({ "operation": call.operation, "request": call.request })));
+    let app = routes_server::router(service);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (base, apigen_runtime::client::http_client_builder().build().unwrap())
+}
+
 fn error(code: u16, message: &str) -> Value {
     json!({ "error": { "code": code, "message": message } })
 }
 
 #[tokio::test]
 async fn near_misses_answer_404_405_and_a_400_naming_the_selector() {
-    let service = MockService::new(|call| Ok(json!({ "operation": call.operation, "request": call.request })));
-    let app = routes_server::router(service);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    let http = apigen_runtime::client::http_client_builder().build().unwrap();
+    let (base, http) = serve_plain().await;
     let target = "X-Amz-Target";
     let cases = [
         (http.get(format!("{base}/v1/near/1.5")), (404, None, error(404, "no operation matches this path"))),
@@ -239,12 +245,7 @@ async fn a_path_past_the_uri_limit_is_refused_before_any_route_is_tried() {
     // A 64,900-byte path on the OData call's segment took 9.9 s to refuse while every split
     // was tried (issue 50); now no route is tried for a path past the limit (8 KiB), on the
     // routed method or another, and one under it is matched in one pass.
-    let service = MockService::new(|call| Ok(json!({ "operation": call.operation, "request": call.request })));
-    let app = routes_server::router(service);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    let http = apigen_runtime::client::http_client_builder().build().unwrap();
+    let (base, http) = serve_plain().await;
     let long = "y".repeat(32_430);
     let path = format!("/v1/fn(a='{long}',b={long}");
     let too_long = error(414, &format!("the path and query are {} bytes long; the limit is 8192", path.len()));
