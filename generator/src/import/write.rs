@@ -118,6 +118,15 @@ pub(crate) fn refuse_replacing(dir: &Path, document: &Path) -> Option<String> {
                 "it holds {relative}, which is not a spec file (a spec directory holds .yaml files only)"
             ));
         }
+        // A `.yaml` file is a spec file only when it reads as one (issue 50: `--out deploy
+        // --replace` removed docker-compose.yaml and k8s/).
+        let problem = match crate::input::read_regular_text(&entry) {
+            Some(text) => crate::load::not_a_spec_file(&text),
+            None => Some("it cannot be read as text".into()),
+        };
+        if let Some(problem) = problem {
+            return Some(format!("it holds {relative}, which is not a spec file: {problem}"));
+        }
     }
     None
 }

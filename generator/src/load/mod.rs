@@ -324,6 +324,28 @@ enum Yaml {
     Invalid(serde_yaml::Error),
 }
 
+/// Why `text` is not a spec file, if it is not: a spec file is a YAML mapping whose keys are
+/// the format's own top-level keys (`api`, `types`, `operations`, ...). `import --replace` asks
+/// this of every file of a directory before replacing it, so that a folder another program
+/// wrote (docker-compose's `services`, Kubernetes' `apiVersion`) is never taken for a spec
+/// because its files end in `.yaml`.
+pub fn not_a_spec_file(text: &str) -> Option<String> {
+    let value = match parse_yaml(text) {
+        Yaml::Value(value) => value,
+        Yaml::TooDeep(..) | Yaml::Invalid(_) => return Some("it does not read as YAML".into()),
+    };
+    let mapping = match value {
+        serde_yaml::Value::Mapping(mapping) => mapping,
+        serde_yaml::Value::Null => return None,
+        _ => return Some("it is not a mapping".into()),
+    };
+    let known = keys::known_at(&[]);
+    mapping.keys().find_map(|key| {
+        let key = key.as_str().unwrap_or_default();
+        (!known.contains(key)).then(|| format!("its key `{key}` is none of the spec format's"))
+    })
+}
+
 /// Parses a file's text, refusing flow nesting that would exhaust the parser's stack first.
 fn parse_yaml(text: &str) -> Yaml {
     if let Some((line, column)) = too_deep_flow(text) {

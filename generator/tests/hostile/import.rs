@@ -180,6 +180,12 @@ fn replace_refuses_a_repository_a_directory_holding_other_files_and_the_root_wit
     std::fs::create_dir_all(dir.path().join("docs")).unwrap();
     std::fs::write(dir.path().join("docs/api.yaml"), "api: {}\n").unwrap();
     std::fs::write(dir.path().join("docs/README.md"), "someone's work\n").unwrap();
+    // Another program's YAML, every file ending in .yaml (issue 50: this was replaced).
+    std::fs::create_dir_all(dir.path().join("deploy/k8s")).unwrap();
+    std::fs::write(dir.path().join("deploy/docker-compose.yaml"), "services:\n  web: { image: nginx }\n").unwrap();
+    std::fs::write(dir.path().join("deploy/k8s/deployment.yaml"), "apiVersion: apps/v1\nkind: Deployment\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("lists")).unwrap();
+    std::fs::write(dir.path().join("lists/hosts.yaml"), "- a\n- b\n").unwrap();
     let before = tree(dir.path());
     let cases = [
         ("repo", "error: refusing to replace repo: it holds .git: it is a repository\n"),
@@ -188,6 +194,15 @@ fn replace_refuses_a_repository_a_directory_holding_other_files_and_the_root_wit
             "error: refusing to replace docs: it holds README.md, which is not a spec file (a spec directory holds .yaml files only)\n",
         ),
         ("/", "error: refusing to replace /: it is the root of the file system\n"),
+        (
+            "deploy",
+            "error: refusing to replace deploy: it holds docker-compose.yaml, which is not a spec file: its key \
+             `services` is none of the spec format's\n",
+        ),
+        (
+            "lists",
+            "error: refusing to replace lists: it holds hosts.yaml, which is not a spec file: it is not a mapping\n",
+        ),
     ];
     for (out, expected) in cases {
         let stderr = failed(&run_in(dir.path(), &["import", "doc.json", "--out", out, "--replace"], &[]), 1);
