@@ -32,6 +32,10 @@ async fn the_page_the_script_and_the_document_are_served_without_credentials() {
     let (status, media, document) = get("/openapi.json").await;
     assert_eq!((status, media.as_str()), (200, "application/json"));
     assert_eq!(document, std::fs::read("../generated/openapi.json").unwrap());
+    // A trailing slash is sent to the page (it was a 404), relative to where the router is.
+    let request = Request::get("/docs/").body(Body::empty()).unwrap();
+    let response = docs_api_server::docs_router().oneshot(request).await.unwrap();
+    assert_eq!((response.status().as_u16(), response.headers()[header::LOCATION].to_str().unwrap()), (308, "../docs"));
     let (status, _, license) = get("/docs/redoc.LICENSE.txt").await;
     assert_eq!(status, 200);
     assert!(String::from_utf8(license).unwrap().starts_with("The MIT License (MIT)"));

@@ -1,5 +1,6 @@
 //! The API's reference in the browser (feature `docs`): `GET /openapi.json` answers the
-//! OpenAPI document, `GET /docs` an HTML page rendering it with Redoc, whose script
+//! OpenAPI document, `GET /docs` an HTML page rendering it with Redoc (`GET /docs/` redirects
+//! there), whose script
 //! (`GET /docs/redoc.js`, Redoc 2.5.4 from npm, MIT, vendored in `assets/redoc/` with its
 //! licenses) is served from the binary: the page needs no network at run time.
 //!
@@ -23,8 +24,19 @@ pub fn docs_router(openapi_json: &'static str) -> axum::Router {
     axum::Router::new()
         .route("/openapi.json", get(move || async move { with_type(openapi_json, "application/json") }))
         .route("/docs", get(move || async move { with_type(page, "text/html; charset=utf-8") }))
+        // `/docs/` is where a person types a trailing slash: sent to the page, by a path relative
+        // to itself so that a nested router (`/api/docs/`) lands on its own page.
+        .route("/docs/", get(|| async { to_page() }))
         .route("/docs/redoc.js", get(|| async { with_type(REDOC_JS, "text/javascript; charset=utf-8") }))
         .route("/docs/redoc.LICENSE.txt", get(|| async { with_type(REDOC_LICENSE, "text/plain; charset=utf-8") }))
+}
+
+/// 308 to the page from `/docs/`: `../docs` resolves against `/docs/` (or `/api/docs/`) to the
+/// page itself, whose relative paths (`openapi.json`, `docs/redoc.js`) then resolve right.
+fn to_page() -> Response {
+    let mut response = axum::http::StatusCode::PERMANENT_REDIRECT.into_response();
+    response.headers_mut().insert(header::LOCATION, HeaderValue::from_static("../docs"));
+    response
 }
 
 fn with_type(body: &'static str, media_type: &'static str) -> Response {
