@@ -9,6 +9,32 @@ pub fn operations(api: &Api) -> Vec<String> {
     ops.iter().map(|op| format!("{:<6} {} {}", op.method.as_str(), op.path.raw, op.name)).collect()
 }
 
+/// `apigen list --rust`: one line per operation (sorted as [`operations`]), with the call a
+/// user of the generated client writes and the method a service implements: `GET /v1/health
+/// getHealth  client.health().get_health()  HealthApi::get_health`. The client's method
+/// drops what the group says already (`getHealthClock` is `health().get_clock()`), so a
+/// user reads it here rather than guessing it from the operation's name.
+pub fn rust(api: &Api) -> Vec<String> {
+    let mut ops: Vec<_> = api.operations.iter().collect();
+    ops.sort_by(|a, b| (&a.path.raw, a.method.as_str()).cmp(&(&b.path.raw, b.method.as_str())));
+    ops.iter()
+        .map(|op| {
+            let tag = api.tags.iter().find(|t| t.name == op.tag);
+            let (group, server_trait) = tag.map_or(("?", "?"), |t| (t.rust.as_str(), t.names.server_trait.as_str()));
+            let args: Vec<&str> = op.client.args.iter().map(|a| a.name.as_str()).collect();
+            format!(
+                "{:<6} {} {}  client.{group}().{}({})  {server_trait}::{}",
+                op.method.as_str(),
+                op.path.raw,
+                op.name,
+                op.client.method,
+                args.join(", "),
+                op.rust
+            )
+        })
+        .collect()
+}
+
 /// `apigen list --types`: one line per type, its kind and what it holds.
 pub fn types(api: &Api) -> Vec<String> {
     api.types

@@ -72,8 +72,12 @@ enum Command {
     /// Prints one line per operation (`METHOD PATH name`), sorted by path then method.
     List {
         /// Print one line per type instead.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "rust")]
         types: bool,
+        /// Print each operation's generated client call and server trait method too
+        /// (`client.health().get_health()  HealthApi::get_health`).
+        #[arg(long)]
+        rust: bool,
     },
     /// Prints every gap (what the documents do not show) with the decision taken.
     Gaps,
@@ -206,8 +210,9 @@ fn main() -> ExitCode {
             let (operations, types, gaps) = (api.operations.len(), api.types.len(), api.gaps.len());
             println!("ok: {}, {}, {}", count(operations, "operation"), count(types, "type"), count(gaps, "gap"));
         }),
-        Command::List { types: false } => with_spec(&generator, |api| print_lines(listing::operations(api))),
-        Command::List { types: true } => with_spec(&generator, |api| print_lines(listing::types(api))),
+        Command::List { types: true, .. } => with_spec(&generator, |api| print_lines(listing::types(api))),
+        Command::List { rust: true, .. } => with_spec(&generator, |api| print_lines(listing::rust(api))),
+        Command::List { .. } => with_spec(&generator, |api| print_lines(listing::operations(api))),
         Command::Gaps => with_spec(&generator, |api| print_lines(listing::gaps(api))),
         Command::Generate { full } => with_progress(generator.full(full), generate),
         Command::Check { full } => with_progress(generator.full(full), check),

@@ -319,3 +319,18 @@ fn import_in_a_project_writes_into_its_spec_directory_from_any_subdirectory() {
     assert!(dir.path().join("api-spec/api.yaml").is_file());
     assert!(stdout(&output).ends_with("next: apigen generate --spec ../api-spec   (apigen gaps lists every gap)\n"));
 }
+
+#[test]
+fn list_rust_prints_each_operations_client_call_and_trait_method() {
+    let output = apigen(&["list", "--rust", "--spec", "tests/fixtures/valid/petstore"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "GET    /v2/health health  client.pets().health()  PetsApi::health\n\
+         GET    /v2/pets listPets  client.pets().list()  PetsApi::list_pets\n\
+         DELETE /v2/pets/{petId} deletePet  client.pets().delete(pet_id)  PetsApi::delete_pet\n\
+         GET    /v2/pets/{petId} getPet  client.pets().get(pet_id)  PetsApi::get_pet\n\
+         PATCH  /v2/pets/{petId} updatePet  client.pets().update(pet_id)  PetsApi::update_pet\n\
+         PUT    /v2/pets/{petId} putPet  client.pets().put(pet_id, body)  PetsApi::put_pet\n"
+    );
+}
