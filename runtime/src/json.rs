@@ -15,7 +15,7 @@
 //! Values the spec does not list (enumeration values, union variants) are kept in both modes;
 //! `validate()` rejects them where the spec says the list is closed.
 
-use crate::validate::{Violation, Violations};
+use crate::validate::{Capped, Violation, Violations};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
@@ -49,6 +49,10 @@ pub struct Decoder {
     /// The keys of `path`, one after the other.
     keys: String,
     violations: Vec<Violation>,
+    /// Violations found, built or not.
+    found: usize,
+    /// Most violations built; `None` builds every one.
+    cap: Option<usize>,
     /// Lenient mode: optional fields whose value could not be read, left absent (pointer,
     /// reason).
     not_understood: Vec<(String, String)>,
@@ -82,8 +86,22 @@ pub struct NotUnderstood {
 pub fn decode<T: FromJson>(value: Value, mode: Mode) -> Result<T, Violations> {
     let mut decoder = Decoder::new(mode);
     match T::from_json(value, &mut decoder) {
-        Some(decoded) if decoder.violations.is_empty() => Ok(decoded),
+        Some(decoded) if decoder.found == 0 => Ok(decoded),
         _ => Err(decoder.into_error()),
+    }
+}
+
+/// Decodes a value of type `T` strictly (a request body), building only the first `cap`
+/// violations and counting the rest.
+pub fn decode_capped<T: FromJson>(value: Value, cap: usize) -> Result<T, Capped> {
+    let mut decoder = Decoder::new(Mode::Strict);
+    decoder.cap = Some(cap);
+    match T::from_json(value, &mut decoder) {
+        Some(decoded) if decoder.found == 0 => Ok(decoded),
+        _ => {
+            let all = decoder.found.max(1);
+            Err(Capped { listed: decoder.into_error().0, all })
+        }
     }
 }
 
@@ -109,7 +127,7 @@ fn decode_text<T: FromJson>(value: Value, empty_is_container: bool) -> Result<T,
     decoder.text = true;
     decoder.empty_is_container = empty_is_container;
     match T::from_json(value, &mut decoder) {
-        Some(decoded) if decoder.violations.is_empty() => Ok(decoded),
+        Some(decoded) if decoder.found == 0 => Ok(decoded),
         _ => Err(decoder.into_error()),
     }
 }
@@ -143,7 +161,7 @@ impl Decoder {
     /// decode (or decoded with violations), else the parts not understood, each with its
     /// value (read again with `reread`, only when there are any).
     fn finish_reporting(self, decoded: bool, reread: &dyn Fn() -> Value) -> Result<Vec<NotUnderstood>, Violations> {
-        if !decoded || !self.violations.is_empty() {
+        if !decoded || self.found > 0 {
             return Err(self.into_error());
         }
         if self.not_understood.is_empty() {
@@ -191,6 +209,8 @@ impl Decoder {
             path: Vec::new(),
             keys: String::new(),
             violations: Vec::new(),
+            found: 0,
+            cap: None,
             not_understood: Vec::new(),
             placeholder: false,
             text: false,
@@ -205,6 +225,7 @@ impl Decoder {
         trial.keys = self.keys.clone();
         trial.text = self.text;
         trial.empty_is_container = self.empty_is_container;
+        trial.cap = self.cap;
         trial
     }
 
@@ -246,8 +267,11 @@ impl Decoder {
     }
 
     fn record(&mut self, message: String) {
-        let pointer = self.pointer();
-        self.violations.push(Violation::new(pointer, message));
+        self.found += 1;
+        if self.cap.is_none_or(|cap| self.violations.len() < cap) {
+            let pointer = self.pointer();
+            self.violations.push(Violation::new(pointer, message));
+        }
     }
 
     fn enter_key(&mut self, key: &str) {
@@ -274,7 +298,7 @@ impl Decoder {
     /// Lenient: a value that does not fit is recorded as not understood instead, and read as
     /// absent, so the rest of the response survives.
     fn at_optional_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<T> {
-        let before = self.violations.len();
+        let before = self.found;
         self.enter_key(key);
         let result = T::from_json(value, self);
         if self.leave_optional_key(before, result.is_some()) { None } else { result }
@@ -284,11 +308,13 @@ impl Decoder {
     /// to be read as absent: lenient, and it did not decode (or decoded with violations),
     /// which is then recorded as not understood.
     fn leave_optional_key(&mut self, before: usize, decoded: bool) -> bool {
-        let absent = self.mode == Mode::Lenient && (!decoded || self.violations.len() > before);
+        let absent = self.mode == Mode::Lenient && (!decoded || self.found > before);
         if absent {
+            let kept = before.min(self.violations.len());
+            self.found = before;
             let reasons: Vec<String> = self
                 .violations
-                .drain(before..)
+                .drain(kept..)
                 .map(|v| if v.path.is_empty() { v.message } else { format!("{}: {}", v.path, v.message) })
                 .collect();
             let reason = if reasons.is_empty() { "does not decode".to_owned() } else { reasons.join("; ") };
@@ -310,7 +336,7 @@ impl Decoder {
     pub fn object(&mut self, value: Value) -> Option<Object<'_>> {
         match self.as_form_gives(value, Want::Object) {
             Value::Object(map) => {
-                let before = self.violations.len();
+                let before = self.found;
                 Some(Object { map, decoder: self, before })
             }
             other => self.fail(format!("expected an object, found {}", kind(&other))),
@@ -536,13 +562,24 @@ impl<T: FromJson> FromJson for Vec<T> {
             Value::Array(items) => items,
             other => return d.fail(format!("expected an array, found {}", kind(&other))),
         };
-        let mut decoded = Vec::with_capacity(items.len());
+        // Not sized by the items up front, and dropped at the first item that fails: a list
+        // that does not decode keeps nothing while the rest is read for its violations.
+        let mut decoded = Vec::new();
+        let mut failed = false;
         let ok = read_items(items, d, &mut |item, d| match T::from_json(item, d) {
             Some(item) => {
-                decoded.push(item);
+                if !failed {
+                    decoded.push(item);
+                }
                 true
             }
-            None => false,
+            None => {
+                if !failed {
+                    failed = true;
+                    decoded = Vec::new();
+                }
+                false
+            }
         });
         if ok { Some(decoded) } else { None }
     }
@@ -774,7 +811,7 @@ impl Object<'_> {
     /// ignore`, OpenAPI's objects without `additionalProperties: false`): keys not read are
     /// dropped in every mode. Returns what [`Object::finish`] returns.
     pub fn finish_open(self) -> Option<()> {
-        (self.decoder.placeholder || self.decoder.violations.len() == self.before).then_some(())
+        (self.decoder.placeholder || self.decoder.found == self.before).then_some(())
     }
 
     /// Ends the object: in strict and exact modes every key not read is a violation. Returns
@@ -787,7 +824,7 @@ impl Object<'_> {
                 self.decoder.leave();
             }
         }
-        (self.decoder.placeholder || self.decoder.violations.len() == self.before).then_some(())
+        (self.decoder.placeholder || self.decoder.found == self.before).then_some(())
     }
 }
 
@@ -999,7 +1036,7 @@ pub fn untagged<U: crate::Validate>(
         for variant in decode {
             let mut trial = d.trial(Mode::Strict);
             let decoded = variant(value.clone(), &mut trial);
-            if let Some(decoded) = decoded.filter(|v| trial.violations.is_empty() && v.validate().is_ok()) {
+            if let Some(decoded) = decoded.filter(|v| trial.found == 0 && v.validate().is_ok()) {
                 return Some(decoded);
             }
         }
@@ -1030,7 +1067,7 @@ fn choose_untagged(
     let mut reasons = Vec::new();
     for (index, name) in names.iter().enumerate() {
         let mut trial = d.trial(choosing);
-        if attempt(index, value.clone(), &mut trial) && trial.violations.is_empty() {
+        if attempt(index, value.clone(), &mut trial) && trial.found == 0 {
             return Choice::Variant(index);
         }
         reasons.push(format!("{name}: {}", trial.into_error()));
@@ -1041,7 +1078,7 @@ fn choose_untagged(
     if d.mode == Mode::Lenient {
         for index in 0..names.len() {
             let mut trial = d.trial(Mode::Lenient);
-            if attempt(index, value.clone(), &mut trial) && trial.violations.is_empty() {
+            if attempt(index, value.clone(), &mut trial) && trial.found == 0 {
                 d.not_understood.append(&mut trial.not_understood);
                 return Choice::Variant(index);
             }

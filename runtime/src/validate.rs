@@ -51,6 +51,17 @@ impl fmt::Display for Violations {
 
 impl std::error::Error for Violations {}
 
+/// Violations of which only the first few were built (a server lists at most
+/// [`crate::defaults::MAX_LISTED_VIOLATIONS`]): the rest were counted, never built, so a body
+/// of 500,000 invalid items costs 100 violations, not 500,000.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capped {
+    /// The violations built, in the order found.
+    pub listed: Vec<Violation>,
+    /// How many were found in all (at least `listed.len()`).
+    pub all: usize,
+}
+
 /// A value whose constraints can be checked.
 pub trait Validate {
     /// Records the violations of this value (and of the values it holds) in `v`.
@@ -74,9 +85,24 @@ pub struct Validator {
     root: String,
     path: Vec<String>,
     violations: Vec<Violation>,
+    /// Violations found, built or not.
+    found: usize,
+    /// Most violations built; `None` builds every one.
+    cap: Option<usize>,
 }
 
 impl Validator {
+    /// A validator building only the first `cap` violations it finds, counting the rest
+    /// ([`Validator::finish_capped`]).
+    pub fn capped(cap: usize) -> Self {
+        Validator { cap: Some(cap), ..Validator::default() }
+    }
+
+    /// The violations found, as a result: those built, and how many were found in all.
+    pub fn finish_capped(self) -> Result<(), Capped> {
+        if self.found == 0 { Ok(()) } else { Err(Capped { listed: self.violations, all: self.found }) }
+    }
+
     /// A validator whose violations are reported under `root` instead of a JSON pointer
     /// (`query.limit` for a parameter).
     pub fn rooted(root: impl Into<String>) -> Self {
@@ -99,8 +125,11 @@ impl Validator {
 
     /// Records a violation at the current position.
     pub fn fail(&mut self, message: impl Into<String>) {
-        let pointer = self.pointer();
-        self.violations.push(Violation::new(pointer, message));
+        self.found += 1;
+        if self.cap.is_none_or(|cap| self.violations.len() < cap) {
+            let pointer = self.pointer();
+            self.violations.push(Violation::new(pointer, message));
+        }
     }
 
     /// The validator for the value held in field (or item, or entry) `key`: what is recorded

@@ -311,6 +311,13 @@ async fn a_bad_form_names_every_violation_by_its_key() {
     let expected = [("items", "must hold at least 1 items (found 0)")];
     let expected: Vec<(String, String)> = expected.iter().map(|(p, m)| (p.to_string(), m.to_string())).collect();
     assert_eq!((status, found), (400, expected));
+
+    // 900 distinct keys 32 deep (0.13 MiB) made 28,800 objects (12 MiB): past 1024 objects
+    // and lists the form is refused whole (tests/body_memory.rs counts what it costs).
+    let deep: String = (0..900).map(|i| format!("k{i}{}=1&", "[x]".repeat(32))).collect();
+    let (status, found) = violations(&base, deep.leak()).await;
+    let expected = vec![(String::new(), "the form's keys make more than 1024 objects and lists".to_owned())];
+    assert_eq!((status, found), (400, expected));
 }
 
 #[tokio::test]

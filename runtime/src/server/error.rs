@@ -52,9 +52,15 @@ impl ApiError {
 
     /// 400 listing every violation, or the first [`MAX_LISTED_VIOLATIONS`] (100) of more,
     /// with the message counting them all.
-    pub fn invalid(mut violations: Vec<Violation>) -> Self {
-        let message = if violations.len() > MAX_LISTED_VIOLATIONS {
-            let all = violations.len();
+    pub fn invalid(violations: Vec<Violation>) -> Self {
+        ApiError::invalid_counted(violations, 0)
+    }
+
+    /// 400 as [`ApiError::invalid`], for `violations` and `unlisted` more found but never
+    /// built: the message counts them all.
+    pub(crate) fn invalid_counted(mut violations: Vec<Violation>, unlisted: usize) -> Self {
+        let all = violations.len() + unlisted;
+        let message = if all > MAX_LISTED_VIOLATIONS {
             violations.truncate(MAX_LISTED_VIOLATIONS);
             format!("the request is invalid: {all} violations, the first {MAX_LISTED_VIOLATIONS} listed")
         } else {

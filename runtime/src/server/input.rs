@@ -2,6 +2,7 @@
 //! with every problem collected.
 
 use super::ApiError;
+use crate::defaults::MAX_LISTED_VIOLATIONS;
 use crate::json::{FromJson, Mode};
 use crate::media::{Encoding, FilePart};
 use crate::params::FromParam;
@@ -28,6 +29,8 @@ pub struct Input {
     max_form_fields: usize,
     has_body: bool,
     violations: Vec<Violation>,
+    /// Violations found and counted but never built (a body's past the listed ones).
+    unlisted: usize,
     syntax: Option<String>,
     /// The answer to a request refused whole (a form of too many fields), whatever else is
     /// wrong with it.
@@ -148,6 +151,7 @@ impl Input {
             max_form_fields: crate::defaults::DEFAULT_MAX_FORM_FIELDS,
             has_body,
             violations: Vec::new(),
+            unlisted: 0,
             syntax: None,
             refused: None,
         }
@@ -576,16 +580,17 @@ impl Input {
                 return None;
             }
         };
-        match crate::json::decode::<T>(value, Mode::Strict) {
-            Ok(decoded) => {
-                if let Err(found) = decoded.validate() {
-                    self.violations.extend(found.0);
-                    return None;
-                }
-                Some(decoded)
-            }
+        // Past the listed violations, the rest are counted and never built.
+        let decoded = crate::json::decode_capped::<T>(value, MAX_LISTED_VIOLATIONS).and_then(|decoded| {
+            let mut validator = Validator::capped(MAX_LISTED_VIOLATIONS);
+            decoded.validate_into(&mut validator);
+            validator.finish_capped().map(|()| decoded)
+        });
+        match decoded {
+            Ok(decoded) => Some(decoded),
             Err(found) => {
-                self.violations.extend(found.0);
+                self.unlisted += found.all - found.listed.len();
+                self.violations.extend(found.listed);
                 None
             }
         }
@@ -954,10 +959,10 @@ impl Input {
             Some(message) if violations.is_empty() => Err(ApiError::bad_request(message)),
             Some(message) => {
                 violations.push(Violation::new("", message));
-                Err(ApiError::invalid(violations))
+                Err(ApiError::invalid_counted(violations, self.unlisted))
             }
             None if violations.is_empty() => Ok(()),
-            None => Err(ApiError::invalid(violations)),
+            None => Err(ApiError::invalid_counted(violations, self.unlisted)),
         }
     }
 }
