@@ -400,15 +400,16 @@ async fn slow_bodies_holding_every_slot_are_shed_and_a_get_is_answered() {
 
 #[tokio::test]
 async fn bodies_of_any_pace_holding_every_slot_give_way_to_a_get_slowest_first() {
-    // Seven bodies at 60 kB/s and one at 40 kB/s after a burst of 1 MB, all above
-    // `shed_body_rate` (32 KiB/s): when a GET waits for a slot, the body slowest over the last
+    // Seven bodies at 120 kB/s and one at 40 kB/s after a burst of 1 MB, all above
+    // `shed_body_rate` (32 KiB/s, so a stall of the test's own writers by less than 3.6 times
+    // leaves the seven above it): when a GET waits for a slot, the body slowest over the last
     // window goes first, whatever it sent before, and the GET is answered.
     let connections =
         ServeConfig { max_connections: 8, header_read_timeout: Duration::from_secs(30), ..ServeConfig::default() };
     let address = start(ServerConfig::default(), connections).await;
     let mut fast = Vec::new();
     for _ in 0..7 {
-        fast.push(slow_body(&address, 0, 6000).await);
+        fast.push(slow_body(&address, 0, 12_000).await);
     }
     let mut slowest = slow_body(&address, 1_000_000, 4096).await;
     tokio::time::sleep(Duration::from_millis(2500)).await;
