@@ -53,6 +53,8 @@ pub struct Decoder {
     found: usize,
     /// Most violations built; `None` builds every one.
     cap: Option<usize>,
+    /// Finding the fields a type reads ([`fields_read`]).
+    probe: Option<Probe>,
     /// Lenient mode: optional fields whose value could not be read, left absent (pointer,
     /// reason).
     not_understood: Vec<(String, String)>,
@@ -211,6 +213,7 @@ impl Decoder {
             violations: Vec::new(),
             found: 0,
             cap: None,
+            probe: None,
             not_understood: Vec::new(),
             placeholder: false,
             text: false,
@@ -660,7 +663,19 @@ pub struct Object<'d> {
 
 impl Object<'_> {
     fn take(&mut self, key: &str) -> Option<Value> {
+        if let Some(probe) = self.decoder.probe.as_mut().filter(|_| self.decoder.path.is_empty()) {
+            probe.fields.push(key.to_owned());
+        }
         self.map.remove(key)
+    }
+
+    /// Notes, when finding the fields a type reads, that the top-level object ended (keeping
+    /// the keys it did not read when `rest`).
+    fn probe_end(&mut self, rest: bool) {
+        if let Some(probe) = self.decoder.probe.as_mut().filter(|_| self.decoder.path.is_empty()) {
+            probe.finished |= !rest;
+            probe.rest |= rest;
+        }
     }
 
     /// Records `message` at the field `key`.
@@ -803,6 +818,7 @@ impl Object<'_> {
 
     /// The keys not read so far, kept as additional properties.
     pub fn rest<T: FromJson>(&mut self) -> BTreeMap<String, T> {
+        self.probe_end(true);
         let map = std::mem::take(&mut self.map);
         read_map(map, self.decoder).unwrap_or_default()
     }
@@ -810,13 +826,15 @@ impl Object<'_> {
     /// Ends an object whose spec ignores fields it does not declare (`unknown_fields:
     /// ignore`, OpenAPI's objects without `additionalProperties: false`): keys not read are
     /// dropped in every mode. Returns what [`Object::finish`] returns.
-    pub fn finish_open(self) -> Option<()> {
+    pub fn finish_open(mut self) -> Option<()> {
+        self.probe_end(false);
         (self.decoder.placeholder || self.decoder.found == self.before).then_some(())
     }
 
     /// Ends the object: in strict and exact modes every key not read is a violation. Returns
     /// `Some` when nothing in this object failed (a field holding a placeholder among it).
-    pub fn finish(self) -> Option<()> {
+    pub fn finish(mut self) -> Option<()> {
+        self.probe_end(false);
         if self.decoder.mode != Mode::Lenient {
             for key in self.map.keys() {
                 self.decoder.enter_key(key);
@@ -842,10 +860,46 @@ pub enum StrictParseError {
 /// Parses a request body, refusing objects that give a key twice (`serde_json` would keep
 /// the last value silently).
 pub fn parse_strict(bytes: &[u8]) -> Result<Value, StrictParseError> {
+    parse_keeping(bytes, None)
+}
+
+/// Parses a request body to be decoded as `T`, as [`parse_strict`] does, except that when `T`
+/// is read as one object of fixed fields, the value of any other top-level key is checked
+/// (for syntax, and for keys given twice) and skipped, never built: it is kept as `null`
+/// under its key, for decoding to refuse (a closed object) or drop (`unknown_fields:
+/// ignore`) as it would the value.
+pub fn parse_for<T: FromJson>(bytes: &[u8]) -> Result<Value, StrictParseError> {
+    parse_keeping(bytes, fields_read::<T>().as_deref())
+}
+
+/// The top-level fields a strict decoding of `T` reads, found by decoding an empty object;
+/// `None` when `T` is not read as one object of fixed fields (a union, a map, a list, an
+/// object keeping additional properties).
+fn fields_read<T: FromJson>() -> Option<Vec<String>> {
+    let mut probe = Decoder::new(Mode::Strict);
+    probe.probe = Some(Probe::default());
+    let _ = T::from_json(Value::Object(Map::new()), &mut probe);
+    let Probe { fields, finished, rest } = probe.probe?;
+    (finished && !rest).then_some(fields)
+}
+
+/// What a decoding of an empty object read at the top level ([`fields_read`]).
+#[derive(Debug, Default)]
+struct Probe {
+    fields: Vec<String>,
+    /// The top-level object was finished (with `finish` or `finish_open`).
+    finished: bool,
+    /// It kept the keys it did not read (`rest`).
+    rest: bool,
+}
+
+/// [`parse_strict`], building at the top level only the values of the keys in `keep` (all
+/// of them when `None`).
+fn parse_keeping(bytes: &[u8], keep: Option<&[String]>) -> Result<Value, StrictParseError> {
     use serde::de::DeserializeSeed;
     let duplicates = std::cell::RefCell::new(Vec::new());
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value = UniqueKeys { at: &Place::Root, duplicates: &duplicates }
+    let value = UniqueKeys { at: &Place::Root, duplicates: &duplicates, keep }
         .deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value))
         .map_err(StrictParseError::Syntax)?;
@@ -858,6 +912,8 @@ struct UniqueKeys<'a> {
     /// Where the value is, written out only for a repeated key (most bodies have none).
     at: &'a Place<'a>,
     duplicates: &'a std::cell::RefCell<Vec<String>>,
+    /// In the top-level object only: the keys whose values are built (see [`parse_for`]).
+    keep: Option<&'a [String]>,
 }
 
 /// A place in the document being parsed, as the chain of steps from its root.
@@ -925,7 +981,7 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
         let mut items = Vec::new();
         loop {
             let at = Place::Index(self.at, items.len());
-            match seq.next_element_seed(UniqueKeys { at: &at, duplicates: self.duplicates })? {
+            match seq.next_element_seed(UniqueKeys { at: &at, duplicates: self.duplicates, keep: None })? {
                 Some(item) => items.push(item),
                 None => break,
             }
@@ -937,13 +993,92 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
         let mut object = serde_json::Map::new();
         while let Some(key) = map.next_key::<String>()? {
             let at = Place::Key(self.at, &key);
-            let value = map.next_value_seed(UniqueKeys { at: &at, duplicates: self.duplicates })?;
+            let value = match self.keep {
+                Some(keep) if !keep.contains(&key) => {
+                    map.next_value_seed(Skipped { at: &at, duplicates: self.duplicates })?;
+                    Value::Null
+                }
+                _ => map.next_value_seed(UniqueKeys { at: &at, duplicates: self.duplicates, keep: None })?,
+            };
             if object.contains_key(&key) {
                 self.duplicates.borrow_mut().push(at.pointer());
             }
             object.insert(key, value);
         }
         Ok(Value::Object(object))
+    }
+}
+
+/// Reads a value without building it, recording the pointer of every repeated key as
+/// [`UniqueKeys`] does. An object's keys are remembered by a 64-bit hash (8 bytes a key, with
+/// a random seed), only while the object is read.
+struct Skipped<'a> {
+    at: &'a Place<'a>,
+    duplicates: &'a std::cell::RefCell<Vec<String>>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Skipped<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Skipped<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut index = 0;
+        loop {
+            let at = Place::Index(self.at, index);
+            if seq.next_element_seed(Skipped { at: &at, duplicates: self.duplicates })?.is_none() {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        use std::hash::BuildHasher;
+        let seed = std::collections::hash_map::RandomState::new();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let at = Place::Key(self.at, &key);
+            if !seen.insert(seed.hash_one(&*key)) {
+                self.duplicates.borrow_mut().push(at.pointer());
+            }
+            map.next_value_seed(Skipped { at: &at, duplicates: self.duplicates })?;
+        }
+        Ok(())
     }
 }
 

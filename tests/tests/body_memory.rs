@@ -112,6 +112,40 @@ fn hostile_bodies_cost_a_bounded_multiple_of_their_size() {
     // violations past the listed 100 cost nothing more (103 MiB before).
     assert!(peak < 40 * size, "peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
 
+    // An unknown field holding 690,000 empty objects (2 MB) in a closed object: refused by
+    // its key, its value checked for syntax and never built (50 MiB before).
+    let body = format!(r#"{{"amount":1,"currency":"usd","junk":[{}{{}}]}}"#, "{},".repeat(689_999));
+    let size = body.len();
+    let (status, error, peak) = post("application/json", body);
+    eprintln!(
+        "690,000 objects refused: {size} bytes, answered {status}, peak {} ({:.1}x)",
+        mib(peak),
+        peak as f64 / size as f64
+    );
+    assert_eq!(
+        (status, error),
+        (
+            400,
+            json!({"error": {"code": 400, "message": "the request is invalid", "violations": [
+                {"path": "/junk", "message": "is not a field of this object"}
+            ]}})
+        )
+    );
+    assert!(peak < 4 * size, "peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
+
+    // The same in an object that ignores unknown fields (`unknown_fields: ignore`): dropped
+    // without being built, as the server's JSON body reader parses and decodes it.
+    let body = format!(r#"{{"name":"n","reason":"r","junk":[{}{{}}]}}"#, "{},".repeat(689_999));
+    let size = body.len();
+    let start = LIVE.load(Ordering::SeqCst);
+    PEAK.store(start, Ordering::SeqCst);
+    let value = apigen_runtime::json::parse_for::<forge_server::types::InvalidParam>(body.as_bytes()).unwrap();
+    let decoded = apigen_runtime::json::decode_capped::<forge_server::types::InvalidParam>(value, 100).unwrap();
+    let peak = PEAK.load(Ordering::SeqCst) - start;
+    eprintln!("690,000 objects ignored: {size} bytes, peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
+    assert_eq!((decoded.name.as_str(), decoded.reason.as_str()), ("n", "r"));
+    assert!(peak < 4 * size, "peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
+
     // 900 distinct keys 32 deep (0.13 MiB) made 28,800 objects before (12 MiB): the keys'
     // tree stops at 1024 objects and lists (tests/styles.rs checks the 400 that answers it).
     let body: String = (0..900).map(|i| format!("k{i}{}=1&", "[x]".repeat(32))).collect();

@@ -567,7 +567,7 @@ impl Input {
             }
             return None;
         }
-        let value = match crate::json::parse_strict(&self.body) {
+        let value = match crate::json::parse_for::<T>(&self.body) {
             Ok(value) => value,
             Err(crate::json::StrictParseError::Syntax(error)) => {
                 self.syntax = Some(format!("the body is not valid JSON: {error}"));
