@@ -878,6 +878,8 @@ pub fn parse_for<T: FromJson>(bytes: &[u8]) -> Result<Value, StrictParseError> {
 fn fields_read<T: FromJson>() -> Option<Vec<String>> {
     let mut probe = Decoder::new(Mode::Strict);
     probe.probe = Some(Probe::default());
+    // Its violations (every required field is missing) are counted, never built.
+    probe.cap = Some(0);
     let _ = T::from_json(Value::Object(Map::new()), &mut probe);
     let Probe { fields, finished, rest } = probe.probe?;
     (finished && !rest).then_some(fields)
@@ -1371,6 +1373,20 @@ mod tests {
             o.finish()?;
             Some(thing)
         }
+    }
+
+    #[test]
+    fn a_body_is_parsed_building_only_the_top_level_fields_its_type_reads() {
+        let body = br#"{"object": "thing", "id": "t", "junk": [{"deep": [1, 2]}], "size": 3}"#;
+        let parsed = parse_for::<Thing>(body).unwrap();
+        assert_eq!(parsed, json!({"object": "thing", "id": "t", "junk": null, "size": 3}));
+        // A key given twice inside a skipped value is still refused.
+        let twice = br#"{"id": "t", "junk": {"a": 1, "a": 2}}"#;
+        let Err(StrictParseError::DuplicateKeys(found)) = parse_for::<Thing>(twice) else { panic!() };
+        assert_eq!(found, ["/junk/a"]);
+        // A type that is not one object of fixed fields keeps every value.
+        let map = parse_for::<BTreeMap<String, Vec<i64>>>(br#"{"a": [1], "b": [2]}"#).unwrap();
+        assert_eq!(map, json!({"a": [1], "b": [2]}));
     }
 
     /// An object holding another in a required field, as generated code holds one.
