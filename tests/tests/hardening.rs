@@ -353,8 +353,8 @@ async fn closed_within(body: &mut Closing, wait: Duration) -> Option<String> {
 }
 
 /// Fills the 8 slots of a server with slow bodies (`burst` bytes at once, then `pace` every
-/// 100 ms), waits `after`, and answers a GET then sent (given 20 s, twenty times the second it
-/// needs) with the slow bodies' connections.
+/// 100 ms), waits `after`, and answers a GET then sent ([`get_while_full`]) with the slow
+/// bodies' connections.
 async fn get_past_slow_bodies(burst: usize, pace: usize, after: Duration) -> (String, Vec<Closing>) {
     let connections =
         ServeConfig { max_connections: 8, header_read_timeout: Duration::from_secs(30), ..ServeConfig::default() };
@@ -364,10 +364,18 @@ async fn get_past_slow_bodies(burst: usize, pace: usize, after: Duration) -> (St
         slow.push(slow_body(&address, burst, pace).await);
     }
     tokio::time::sleep(after).await;
-    let answer = tokio::time::timeout(Duration::from_secs(20), raw(&address, &get("/v1/spaces/space_1", "")))
+    (get_while_full(&address).await, slow)
+}
+
+/// A GET sent while bodies hold every slot, given 20 s (twenty times the second it needs);
+/// how long it took is printed for the record.
+async fn get_while_full(address: &str) -> String {
+    let started = Instant::now();
+    let answer = tokio::time::timeout(Duration::from_secs(20), raw(address, &get("/v1/spaces/space_1", "")))
         .await
-        .expect("a GET answered while slow bodies held every slot");
-    (answer, slow)
+        .expect("a GET answered while bodies held every slot");
+    eprintln!("a GET sent while bodies held every slot answered after {:?}", started.elapsed());
+    answer
 }
 
 /// Asserts a connection closed by shedding read a 408 with the error body, or nothing (its
@@ -413,9 +421,7 @@ async fn bodies_of_any_pace_holding_every_slot_give_way_to_a_get_slowest_first()
     }
     let mut slowest = slow_body(&address, 1_000_000, 4096).await;
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let answer = tokio::time::timeout(Duration::from_secs(20), raw(&address, &get("/v1/spaces/space_1", "")))
-        .await
-        .expect("a GET answered while bodies of any pace held every slot");
+    let answer = get_while_full(&address).await;
     assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
     assert_shed(&closed_within(&mut slowest, PATIENCE).await.expect("the slowest body shed"));
     // One slot was needed, so one body was cut: the seven faster ones are all still open.
