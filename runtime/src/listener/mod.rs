@@ -213,7 +213,7 @@ struct Connection {
     idle_since: AtomicU64,
     epoch: Instant,
     shed: Notify,
-    /// Asked to close (idle, or its body cut): shedding leaves it alone meanwhile.
+    /// Asked to close once nothing is in flight (it was idle).
     closing: AtomicBool,
     /// The request body being read, if any.
     body: BodyWatch,
@@ -270,15 +270,21 @@ impl Connection {
     /// The recent pace of a body the server is waiting for, if that is what the connection
     /// holds, with the bytes it holds.
     fn waiting_body(&self) -> Option<(u64, u64)> {
-        if self.closing.load(Ordering::Acquire) || !self.body.waiting.load(Ordering::Acquire) {
+        if self.leaving() || !self.body.waiting.load(Ordering::Acquire) {
             return None;
         }
         Some((self.recent_pace()?, self.body.received.load(Ordering::Acquire)))
     }
 
+    /// Whether the connection is on its way out: its body cut, or asked to close while idle
+    /// (one that started a request meanwhile may still be shed for it).
+    fn leaving(&self) -> bool {
+        self.body.cut.load(Ordering::Acquire)
+            || (self.closing.load(Ordering::Acquire) && self.in_flight.load(Ordering::Acquire) == 0)
+    }
+
     /// Fails the body being read at once (its reader is woken to find out).
     fn cut_body(&self) {
-        self.closing.store(true, Ordering::Release);
         self.body.cut.store(true, Ordering::Release);
         self.body.waker.wake();
     }
@@ -380,11 +386,11 @@ impl Connections {
 
     /// Closes the connection idle longest, or else cuts the body slowest over the window.
     fn force_one(open: &BTreeMap<u64, Arc<Connection>>) {
-        let not_closing = || open.values().filter(|connection| !connection.closing.load(Ordering::Acquire));
-        if let Some(idle) = not_closing().filter_map(|c| Some((c.idle_for()?, c))).max_by_key(|(idle, _)| *idle) {
+        let staying = || open.values().filter(|connection| !connection.leaving());
+        if let Some(idle) = staying().filter_map(|c| Some((c.idle_for()?, c))).max_by_key(|(idle, _)| *idle) {
             idle.1.close_idle();
         } else if let Some(slowest) =
-            not_closing().filter_map(|c| Some((c.waiting_body()?.0, c))).min_by_key(|(pace, _)| *pace)
+            staying().filter_map(|c| Some((c.waiting_body()?.0, c))).min_by_key(|(pace, _)| *pace)
         {
             slowest.1.cut_body();
         }
@@ -408,7 +414,7 @@ impl Connections {
         let open = self.lock();
         let mut bodies: Vec<(u64, u64, &Arc<Connection>)> = open
             .values()
-            .filter(|connection| !connection.closing.load(Ordering::Acquire))
+            .filter(|connection| !connection.leaving())
             .filter_map(|connection| {
                 let held = connection.body.received.load(Ordering::Acquire);
                 let pace = connection.recent_pace()?;
