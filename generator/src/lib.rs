@@ -134,7 +134,8 @@ impl Generator {
 
     /// The settings of the `apigen.toml` found in `dir` or its nearest parent holding one
     /// (paths in it are relative to it), as every command of the CLI reads them; the defaults
-    /// of [`Generator::new`] when there is none.
+    /// of [`Generator::new`] (with `dir/spec` and `dir/generated`) when there is none.
+    /// [`Generator::settings_file`] says which file was read, or `None` when none was.
     ///
     /// Paths are made relative to the current directory (a build script runs in its package's
     /// directory, not where `apigen.toml` is).
