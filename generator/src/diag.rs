@@ -403,6 +403,11 @@ impl fmt::Debug for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
+/// `1 operation`, `2 operations`: a count with its noun in the right number (for messages).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// "did you mean" for a misspelled name: the closest known name within a small distance.
 pub(crate) fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<String> {
     closest(name, known).map(|k| format!("did you mean `{k}`?"))

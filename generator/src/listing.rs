@@ -67,6 +67,6 @@ pub fn gaps(api: &Api) -> Vec<String> {
             lines.push(format!("  used by:  {}", gap.used_by.join(", ")));
         }
     }
-    lines.push(format!("{} gaps", api.gaps.len()));
+    lines.push(crate::diag::count(api.gaps.len(), "gap"));
     lines
 }

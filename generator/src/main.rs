@@ -208,6 +208,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Lint => with_spec(&generator, |api| {
             let (operations, types, gaps) = (api.operations.len(), api.types.len(), api.gaps.len());
+            let count = apigen::diag::count;
             println!("ok: {}, {}, {}", count(operations, "operation"), count(types, "type"), count(gaps, "gap"));
         }),
         Command::List { types: true, .. } => with_spec(&generator, |api| print_lines(listing::types(api))),
@@ -396,11 +397,6 @@ fn import(args: &ImportArgs, out: &std::path::Path) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// `1 operation`, `2 operations`: a count with its noun in the right number.
-fn count(n: usize, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 fn print_lines(lines: Vec<String>) {

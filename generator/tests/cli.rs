@@ -58,7 +58,7 @@ fn gaps_prints_each_gap_with_its_decision_and_users() {
     let output = apigen(&["gaps", "--spec", "tests/fixtures/valid/petstore"]);
     assert_eq!(
         stdout(&output),
-        "pet-kinds (Pet store notes)\n  gap:      Kinds of pet other than cats and dogs are not shown.\n  decision: The kind is an open enumeration.\n  used by:  type `PetKind`\n1 gaps\n"
+        "pet-kinds (Pet store notes)\n  gap:      Kinds of pet other than cats and dogs are not shown.\n  decision: The kind is an open enumeration.\n  used by:  type `PetKind`\n1 gap\n"
     );
 }
 

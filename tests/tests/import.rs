@@ -464,7 +464,7 @@ fn invalid_schemas_and_references_to_nothing_are_gaps_not_failures() {
     let imported = apigen::import::import(&doc, "odd.json").unwrap();
     assert_eq!(
         imported.summary.line(),
-        "1 of 1 operations kept, 0 of 0 parameters kept, 1 types, 4 gaps; gap places: broken-refs 1, contradictory-constraints 1, invalid-schemas 1, \
+        "1 of 1 operations kept, 0 of 0 parameters kept, 1 type, 4 gaps; gap places: broken-refs 1, contradictory-constraints 1, invalid-schemas 1, \
          unlisted-refusals 1"
     );
     let schemas = written(&imported, Some("schemas.yaml"));

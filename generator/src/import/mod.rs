@@ -97,13 +97,13 @@ impl Summary {
         let kinds: Vec<String> = kinds.iter().map(|(id, n)| format!("{id} {n}")).collect();
         let left_out: Vec<String> = self.left_out.iter().map(|(id, n)| format!("{id} {n}")).collect();
         let mut line = format!(
-            "{} of {} operations kept, {} of {} parameters kept, {} types, {} gaps",
+            "{} of {} operations kept, {} of {} parameters kept, {}, {}",
             self.kept,
             self.operations,
             self.params - self.params_left_out,
             self.params,
-            self.types,
-            self.gaps
+            crate::diag::count(self.types, "type"),
+            crate::diag::count(self.gaps, "gap")
         );
         if !left_out.is_empty() {
             line.push_str(&format!("; left out: {}", left_out.join(", ")));
