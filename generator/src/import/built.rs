@@ -73,9 +73,6 @@ pub(super) struct Built {
     /// Document tags by their text, to the spec tag name.
     pub tag_names: BTreeMap<String, String>,
     pub tag_taken: names::Taken,
-    /// The bearer scheme an operation declaring an `Authorization` header parameter needs,
-    /// declared here when the document has none ([`super::Importer::authorization_scheme`]).
-    pub authorization: Option<(String, Map<String, Value>)>,
     /// Lists told whose cursor parameter is shared once every list is known.
     pub pending_cursors: Vec<PendingCursor>,
     /// The convention most lists share, told from names: `api.yaml`'s `pagination`.
@@ -114,7 +111,6 @@ impl Built {
             tags: IndexMap::new(),
             tag_names: BTreeMap::new(),
             tag_taken: names::Taken::new(Case::Snake),
-            authorization: None,
             pending_cursors: Vec::new(),
             told_pagination: None,
             total: 0,

@@ -137,7 +137,11 @@ impl Importer<'_> {
             api.insert("description".into(), json!(description));
         }
         api.insert("source".into(), json!(document));
-        let schemes: Map<String, Value> = (self.doc.auth.schemes.values().chain(&self.built.authorization))
+        let schemes: Map<String, Value> = self
+            .doc
+            .auth
+            .schemes
+            .values()
             .map(|(name, scheme)| (name.clone(), Value::Object(scheme.clone())))
             .collect();
         if !schemes.is_empty() {

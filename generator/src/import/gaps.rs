@@ -32,12 +32,12 @@ macro_rules! kinds {
 }
 
 kinds! {
-    HEADER_PARAM = "header-params", "Header parameters naming a header the generated code sets itself (`Authorization`, `Content-Type`, `Accept`, ...), which OpenAPI ignores, or that are not HTTP tokens.",
+    IGNORED_HEADER = "ignored-header-params", "Header parameters named `Accept`, `Content-Type` or `Authorization` (in any case), which OpenAPI 3 says SHALL be ignored.",
+        "Left out of the operation: the media types travel as its `requestBody` and `responses` content say, the credentials as its security schemes say (an operation whose document names no scheme is public).";
+    HEADER_PARAM = "header-params", "Header parameters naming a header the HTTP layer sets itself (`Content-Length`, `Cookie`, `Host`, `Transfer-Encoding`), or that are not HTTP tokens.",
         "Left out of the operation.";
     UNLISTED_REFUSALS = "unlisted-refusals", "Operations whose responses list no 400 (nor `4XX`, nor `default`): the generated router refuses a request breaking the document's rules with 400 in the API's error body (401 without credentials; 404, 405, 406, 413 and 415 where they apply), statuses the document does not list.",
         "Kept: the router refuses as the format does; bench/conformance.sh counts these refusals apart as the document's own incompleteness.";
-    AUTHORIZATION_PARAM = "authorization-param", "A required `Authorization` header declared as an operation's parameter rather than as a security scheme (OpenAPI 3 ignores such a parameter; Swagger 2 documents and the services behind them expect it sent).",
-        "Read as the operation's credential: a bearer scheme of the document when it has one, else a bearer scheme `authorization` (the client sends `Authorization: Bearer <token>`), for operations needing no other credential.";
     COOKIE_PARAM = "cookie-params", "Cookie parameters whose names are not HTTP tokens.",
         "Left out of the operation.";
     OBJECT_PARAM = "object-params", "Parameters the format cannot hold yet: unions and lists of objects outside `content: application/json`, exploded objects of nested values, without fields or with a field another parameter names, objects in a path or header, `content` in a path or in a media type that is not JSON.",

@@ -182,14 +182,8 @@ impl Importer<'_> {
         if !lists_refusal(op) {
             self.built.gaps.note(gaps::UNLISTED_REFUSALS, &refs::child(pointer, "responses"));
         }
-        match self.operation_auth(op, pointer, &mut op_gaps) {
-            Some(auth) if auth == json!("none") && read.declared_authorization => {
-                node.insert("auth".into(), json!(self.authorization_scheme()));
-            }
-            Some(auth) => {
-                node.insert("auth".into(), auth);
-            }
-            None => {}
+        if let Some(auth) = self.operation_auth(op, pointer, &mut op_gaps) {
+            node.insert("auth".into(), auth);
         }
         self.last_gaps(op, pointer, &mut op_gaps);
         let mut unique = Vec::new();

@@ -22,8 +22,6 @@ pub(super) struct ParamsRead {
     /// The object query parameters that are exploded (`style: form`): their wire names and
     /// the query names their fields take.
     exploded: Vec<(String, Vec<String>)>,
-    /// The operation declares a required `Authorization` header parameter.
-    pub declared_authorization: bool,
 }
 
 impl Importer<'_> {
@@ -69,7 +67,7 @@ impl Importer<'_> {
             // otherwise (`dropped` is undone there).
             read.counts.0 += 1;
             read.counts.1 += 1;
-            if self.not_a_param((&name, &location), &param, op, (&param_pointer, &mut *op_gaps), read) {
+            if self.not_a_param((&name, &location), (&param_pointer, &mut *op_gaps)) {
                 continue;
             }
             let wire =
@@ -157,25 +155,19 @@ impl Importer<'_> {
         merged
     }
 
-    /// Whether a parameter is read no further for where it travels (left out, with a gap), or
-    /// for being the operation's credential (a required `Authorization` header, kept).
+    /// Whether a parameter is read no further for where it travels (left out, with a gap).
     fn not_a_param(
         &mut self,
         (name, location): (&str, &str),
-        param: &Value,
-        op: &Map<String, Value>,
         (param_pointer, op_gaps): (&str, &mut Vec<String>),
-        read: &mut ParamsRead,
     ) -> bool {
         match location {
-            "header" if name.eq_ignore_ascii_case("authorization") && is_required(self.doc.value, param) => {
-                read.declared_authorization = true;
-                op_gaps.push(self.built.gaps.note(gaps::AUTHORIZATION_PARAM, param_pointer));
-                read.counts.1 -= 1; // Kept: it is the operation's credential.
+            // OpenAPI 3: "If `in` is "header" and the `name` field is "Accept", "Content-Type"
+            // or "Authorization", the parameter definition SHALL be ignored."
+            "header" if is_ignored_header(name) => {
+                op_gaps.push(self.built.gaps.note(gaps::IGNORED_HEADER, param_pointer));
                 true
             }
-            // A `Content-Type` an operation without a body asks for is its own parameter.
-            "header" if name.eq_ignore_ascii_case("content-type") && op.get("requestBody").is_none() => false,
             "header" if !is_token(name) || is_reserved_header(name) => {
                 op_gaps.push(self.built.gaps.note(gaps::HEADER_PARAM, param_pointer));
                 true
@@ -643,15 +635,16 @@ pub(super) fn is_token(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
-/// True when a parameter (followed through its reference) says `required: true`.
-fn is_required(doc: &Value, param: &Value) -> bool {
-    refs::follow(doc, param, "#").is_ok_and(|(param, _)| param.get("required") == Some(&Value::Bool(true)))
+/// Headers OpenAPI 3 says a parameter SHALL NOT declare: the media types and credentials
+/// travel as the operation's bodies and security say.
+pub(super) fn is_ignored_header(name: &str) -> bool {
+    ["accept", "content-type", "authorization"].iter().any(|h| h.eq_ignore_ascii_case(name))
 }
 
-/// Headers the generated code sets itself (OpenAPI ignores parameters naming them).
+/// Headers the HTTP layer sets itself, which a parameter cannot carry.
 pub(super) fn is_reserved_header(name: &str) -> bool {
-    ["authorization", "content-type", "accept", "content-length", "cookie", "host", "transfer-encoding"]
-        .contains(&name.to_ascii_lowercase().as_str())
+    is_ignored_header(name)
+        || ["content-length", "cookie", "host", "transfer-encoding"].iter().any(|h| h.eq_ignore_ascii_case(name))
 }
 
 /// A parameter's enumeration of booleans (discourse's `enum: [true]`) as the enumeration of

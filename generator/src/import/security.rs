@@ -8,7 +8,7 @@ use super::refs;
 use crate::model::names::{Case, sanitize};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 impl Importer<'_> {
     /// Notes gap `oauth` at each OAuth 2 or OpenID Connect scheme (kept as a bearer scheme).
@@ -17,27 +17,6 @@ impl Importer<'_> {
         for pointer in &doc.auth.oauth {
             self.built.gaps.note(gaps::OAUTH, pointer);
         }
-    }
-
-    /// The scheme an operation declaring an `Authorization` header parameter needs: the
-    /// document's first bearer scheme, else a bearer scheme `authorization` declared here.
-    pub(super) fn authorization_scheme(&mut self) -> String {
-        let bearer = |node: &Map<String, Value>| node.get("type") == Some(&json!("bearer"));
-        if let Some((name, _)) = self.doc.auth.schemes.values().find(|(_, node)| bearer(node)) {
-            return name.clone();
-        }
-        if let Some((name, _)) = &self.built.authorization {
-            return name.clone();
-        }
-        let taken: BTreeSet<String> = self.doc.auth.schemes.values().map(|(name, _)| name.clone()).collect();
-        let name = (1..).map(|i| if i == 1 { "authorization".to_owned() } else { format!("authorization{i}") });
-        let name = name.into_iter().find(|n| !taken.contains(n)).unwrap_or_default();
-        let mut node = Map::new();
-        node.insert("type".into(), json!("bearer"));
-        node.insert("description".into(), json!("The `Authorization` header the document declares as a parameter."));
-        // Apart from the document's schemes: no security requirement names it.
-        self.built.authorization = Some((name.clone(), node));
-        name
     }
 
     /// The auth of an operation, when it differs from the default the spec gets: a scheme's
@@ -59,8 +38,7 @@ impl Importer<'_> {
                     .collect()
             })
             .unwrap_or_default();
-        let declared = self.built.authorization.as_ref();
-        let default_scheme = self.doc.auth.schemes.values().next().or(declared).map(|(n, _)| n.clone());
+        let default_scheme = self.doc.auth.schemes.values().next().map(|(n, _)| n.clone());
         // Without `api.auth` the format's default is a bearer scheme: a public operation says so.
         if alternatives.is_empty() {
             return Some(json!("none"));
