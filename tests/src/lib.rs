@@ -1,6 +1,7 @@
 //! Shared helpers of the workspace-level tests in `tests/`.
 
 pub mod edits;
+pub mod memory;
 
 use std::path::{Path, PathBuf};
 

@@ -5,59 +5,12 @@
 
 use apigen_runtime::server::axum::body::Body;
 use apigen_runtime::server::axum::http::Request;
+use apigen_tests::memory::{Counting, mib, peak_during};
 use files_server::ServerConfig;
 use files_server::mock::{MockCall, MockService};
 use serde_json::json;
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use tower::ServiceExt;
-
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(bytes: usize) {
-    let live = LIVE.fetch_add(bytes, Ordering::SeqCst) + bytes;
-    PEAK.fetch_max(live, Ordering::SeqCst);
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; only sizes are counted.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let at = unsafe { System.alloc(layout) };
-        if !at.is_null() {
-            grew(layout.size());
-        }
-        at
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let at = unsafe { System.alloc_zeroed(layout) };
-        if !at.is_null() {
-            grew(layout.size());
-        }
-        at
-    }
-
-    unsafe fn dealloc(&self, at: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(at, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
-    }
-
-    unsafe fn realloc(&self, at: *mut u8, layout: Layout, size: usize) -> *mut u8 {
-        let moved = unsafe { System.realloc(at, layout, size) };
-        if !moved.is_null() {
-            if size > layout.size() {
-                grew(size - layout.size());
-            } else {
-                LIVE.fetch_sub(layout.size() - size, Ordering::SeqCst);
-            }
-        }
-        moved
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -72,19 +25,14 @@ fn post(content_type: &str, body: String) -> (u16, serde_json::Value, usize) {
         .header("content-type", content_type)
         .body(Body::from(body))
         .unwrap();
-    let start = LIVE.load(Ordering::SeqCst);
-    PEAK.store(start, Ordering::SeqCst);
-    let (status, bytes) = runtime.block_on(async {
-        let response = router.oneshot(request).await.unwrap();
-        let status = response.status().as_u16();
-        (status, apigen_runtime::server::axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap())
+    let ((status, bytes), peak) = peak_during(|| {
+        runtime.block_on(async {
+            let response = router.oneshot(request).await.unwrap();
+            let status = response.status().as_u16();
+            (status, apigen_runtime::server::axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap())
+        })
     });
-    let peak = PEAK.load(Ordering::SeqCst) - start;
     (status, serde_json::from_slice(&bytes).unwrap_or_default(), peak)
-}
-
-fn mib(bytes: usize) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
 /// One test, so that nothing else allocates while it counts.
@@ -137,11 +85,10 @@ fn hostile_bodies_cost_a_bounded_multiple_of_their_size() {
     // without being built, as the server's JSON body reader parses and decodes it.
     let body = format!(r#"{{"name":"n","reason":"r","junk":[{}{{}}]}}"#, "{},".repeat(689_999));
     let size = body.len();
-    let start = LIVE.load(Ordering::SeqCst);
-    PEAK.store(start, Ordering::SeqCst);
-    let value = apigen_runtime::json::parse_for::<forge_server::types::InvalidParam>(body.as_bytes()).unwrap();
-    let decoded = apigen_runtime::json::decode_capped::<forge_server::types::InvalidParam>(value, 100).unwrap();
-    let peak = PEAK.load(Ordering::SeqCst) - start;
+    let (decoded, peak) = peak_during(|| {
+        let value = apigen_runtime::json::parse_for::<forge_server::types::InvalidParam>(body.as_bytes()).unwrap();
+        apigen_runtime::json::decode_capped::<forge_server::types::InvalidParam>(value, 100).unwrap()
+    });
     eprintln!("690,000 objects ignored: {size} bytes, peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
     assert_eq!((decoded.name.as_str(), decoded.reason.as_str()), ("n", "r"));
     assert!(peak < 4 * size, "peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
@@ -155,10 +102,7 @@ fn hostile_bodies_cost_a_bounded_multiple_of_their_size() {
         .filter_map(|pair| pair.split_once('='))
         .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v)))
         .collect();
-    let start = LIVE.load(Ordering::SeqCst);
-    PEAK.store(start, Ordering::SeqCst);
-    let (_, problems) = apigen_runtime::form::from_pairs(pairs);
-    let peak = PEAK.load(Ordering::SeqCst) - start;
+    let ((_, problems), peak) = peak_during(|| apigen_runtime::form::from_pairs(pairs));
     eprintln!("900 keys 32 deep: {size} bytes, peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
     assert_eq!(problems.len(), 1);
     assert_eq!(problems[0].message, "the form's keys make more than 1024 objects and lists");

@@ -4,58 +4,11 @@
 
 use apigen_runtime::server::axum::body::Body;
 use apigen_runtime::server::axum::http::Request;
+use apigen_tests::memory::{Counting, mib, peak_during};
 use files_server::ServerConfig;
 use files_server::mock::{MockCall, MockService};
 use serde_json::json;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use tower::ServiceExt;
-
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(bytes: usize) {
-    let live = LIVE.fetch_add(bytes, Ordering::SeqCst) + bytes;
-    PEAK.fetch_max(live, Ordering::SeqCst);
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; only sizes are counted.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let at = unsafe { System.alloc(layout) };
-        if !at.is_null() {
-            grew(layout.size());
-        }
-        at
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let at = unsafe { System.alloc_zeroed(layout) };
-        if !at.is_null() {
-            grew(layout.size());
-        }
-        at
-    }
-
-    unsafe fn dealloc(&self, at: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(at, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
-    }
-
-    unsafe fn realloc(&self, at: *mut u8, layout: Layout, size: usize) -> *mut u8 {
-        let moved = unsafe { System.realloc(at, layout, size) };
-        if !moved.is_null() {
-            if size > layout.size() {
-                grew(size - layout.size());
-            } else {
-                LIVE.fetch_sub(layout.size() - size, Ordering::SeqCst);
-            }
-        }
-        moved
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -72,22 +25,17 @@ fn post(config: &ServerConfig, content_type: &str, body: String) -> (u16, serde_
         .header("content-type", content_type)
         .body(Body::from(body))
         .unwrap();
-    let start = LIVE.load(Ordering::SeqCst);
-    PEAK.store(start, Ordering::SeqCst);
-    let (status, bytes) = runtime.block_on(async {
-        let response = router.oneshot(request).await.unwrap();
-        let status = response.status().as_u16();
-        (status, apigen_runtime::server::axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap())
+    let ((status, bytes), peak) = peak_during(|| {
+        runtime.block_on(async {
+            let response = router.oneshot(request).await.unwrap();
+            let status = response.status().as_u16();
+            (status, apigen_runtime::server::axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap())
+        })
     });
-    let peak = PEAK.load(Ordering::SeqCst) - start;
     (status, serde_json::from_slice(&bytes).unwrap_or_default(), peak)
 }
 
 const FORM: &str = "application/x-www-form-urlencoded";
-
-fn mib(bytes: usize) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
-}
 
 /// The shapes measured: the form of issue 34 (a 2 MB form of 1,000,000 pairs), a list field
 /// repeated, distinct unknown names, and JSON of the same size for comparison.
