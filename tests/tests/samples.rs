@@ -109,33 +109,3 @@ async fn the_sample_mock_answers_the_specs_sample_and_an_optional_body_may_be_le
     // The spec's sample of `Charge`, the answer's type (not the form that was sent).
     assert_eq!(charge.text().await.unwrap(), r#"{"id":"ch_1","amount":1000,"currency":"eur","tags":["tags"]}"#);
 }
-
-/// Every item of a `.stream()`, or the error that ended it.
-async fn streamed<I>(items: apigen_runtime::client::Items<I>) -> Result<Vec<I>, Error> {
-    futures_util::TryStreamExt::try_collect(items).await
-}
-
-#[tokio::test]
-async fn a_list_answered_by_the_sample_mock_ends_after_the_samples_page_in_every_page_style() {
-    // The first page is the sample, pointing to a next one as the style says; the next page
-    // the mock handed out is the last, empty: each stream collects the sample's items once.
-    let forge = serve(forge_server::router(forge_server::mock::samples())).await;
-    let client = forge_client::samples::client(&forge).unwrap();
-    // A cursor in the body (`/response_metadata/next_cursor`).
-    let events = streamed(client.events().list("octo", "hello").stream()).await.unwrap();
-    assert_eq!(events.iter().map(|event| event.id.as_str()).collect::<Vec<_>>(), ["ev_1"]);
-    // The `Link` header's next URL, the body the list itself.
-    let repos = streamed(client.repos().list().stream()).await.unwrap();
-    assert_eq!(repos.iter().map(|repo| repo.full_name.as_str()).collect::<Vec<_>>(), ["octo/hello"]);
-    // The built-in envelope's `next.page`, beside fields of the API's own.
-    let docs = serve(docs_api_server::router(docs_api_server::mock::samples())).await;
-    let client = docs_api_client::samples::client(&docs).unwrap();
-    let links = streamed(client.spaces().list_links("s").stream()).await.unwrap();
-    assert_eq!(links.len(), 1, "{links:?}");
-    // On the wire: the page the mock handed out is the last, without a next cursor.
-    let http = apigen_runtime::client::http_client_builder().build().unwrap();
-    let last = http.get(format!("{forge}/repos/octo/hello/events?cursor=next_cursor&access_token=t")).send().await;
-    let last = last.unwrap();
-    assert_eq!(last.status(), 200);
-    assert_eq!(last.text().await.unwrap(), r#"{"events":[]}"#);
-}

@@ -1,10 +1,9 @@
 //! [`MockService`]: a service answering every operation through one function, for mock servers
-//! and tests; a list it answers from a table of samples ends after the sample's page.
+//! and tests.
 
 use super::{Anonymous, ApiError, Authenticator, Context};
 use crate::auth::{Credential, Secret};
 use crate::json::{FromJson, Mode};
-use crate::page::{PageStyle, Paging};
 use serde::Serialize;
 use std::future::Future;
 use std::sync::Arc;
@@ -33,9 +32,6 @@ pub struct MockAnswer {
     pub body: &'static str,
     /// Response headers set on the answer, by name.
     pub headers: &'static [(&'static str, &'static str)],
-    /// How the operation pages, for a paginated list: the body is its first page, pointing
-    /// to a next one, and a request for any following page answers the last page, empty.
-    pub paging: Option<Paging>,
 }
 
 type MockHandler = dyn Fn(MockCall) -> Result<serde_json::Value, ApiError> + Send + Sync;
@@ -136,8 +132,7 @@ impl MockService {
         request: &impl Serialize,
     ) -> Result<serde_json::Value, ApiError> {
         let request = serde_json::to_value(request).map_err(|e| ApiError::internal(e.to_string()))?;
-        let answer = answer_to(&self.answers, operation);
-        if let Some(answer) = answer {
+        if let Some(answer) = answer_to(&self.answers, operation) {
             for (name, value) in answer.headers {
                 let header = axum::http::HeaderName::from_bytes(name.as_bytes());
                 let (Ok(header), Ok(value)) = (header, axum::http::HeaderValue::from_str(value)) else {
@@ -146,70 +141,7 @@ impl MockService {
                 context.insert_response_header(header, value);
             }
         }
-        let paging = answer.and_then(|answer| answer.paging);
-        let following = paging.is_some_and(|paging| asks_following_page(&request, &paging));
-        let body = (self.handler)(MockCall { operation, principal: context.principal.mock_principal(), request })?;
-        Ok(match paging {
-            Some(paging) if following => last_page(body, &paging),
-            Some(Paging { style: PageStyle::Link, .. }) => {
-                // The `Link` style's next page is the header the router writes from this.
-                context.set_next_page(LINKED_PAGE);
-                body
-            }
-            _ => body,
-        })
-    }
-}
-
-/// The cursor of the page after the first, which the mock links to in the `Link` style (the
-/// other styles hand out what the sample's body says, or the client counts).
-const LINKED_PAGE: &str = "2";
-
-/// Whether a list's request asks for a page after the first: it passes the paging parameter,
-/// other than the first page's offset (0) or number (1).
-fn asks_following_page(request: &serde_json::Value, paging: &Paging) -> bool {
-    let position = match request.get(paging.cursor) {
-        None | Some(serde_json::Value::Null) => return false,
-        Some(serde_json::Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
-    };
-    match paging.style {
-        PageStyle::Offset => position != "0",
-        PageStyle::Page => position != "1",
-        PageStyle::Cursor { .. } | PageStyle::HasMore { .. } | PageStyle::Link => true,
-    }
-}
-
-/// The last page of a list, made from its first: no items, and nothing pointing further (the
-/// next cursor removed, `has_more` false; the offset and page styles end at an empty page).
-fn last_page(mut page: serde_json::Value, paging: &Paging) -> serde_json::Value {
-    if paging.items.is_empty() {
-        return serde_json::Value::Array(Vec::new());
-    }
-    if let Some(items) = page.pointer_mut(paging.items) {
-        *items = serde_json::Value::Array(Vec::new());
-    }
-    match paging.style {
-        PageStyle::Cursor { next } => remove_pointed(&mut page, next),
-        PageStyle::HasMore { has_more, .. } => {
-            if let Some(more) = page.pointer_mut(has_more) {
-                *more = serde_json::Value::Bool(false);
-            }
-        }
-        PageStyle::Offset | PageStyle::Page | PageStyle::Link => {}
-    }
-    page
-}
-
-/// Removes the value at a JSON pointer, and each object above it that is left empty (the
-/// envelope's `next: { page }` goes whole, as a last page has no `next`).
-fn remove_pointed(value: &mut serde_json::Value, pointer: &str) {
-    let Some((parent, key)) = pointer.rsplit_once('/') else { return };
-    let key = key.replace("~1", "/").replace("~0", "~");
-    let Some(serde_json::Value::Object(fields)) = value.pointer_mut(parent) else { return };
-    fields.remove(&key);
-    if fields.is_empty() && !parent.is_empty() {
-        remove_pointed(value, parent);
+        (self.handler)(MockCall { operation, principal: context.principal.mock_principal(), request })
     }
 }
 
@@ -247,42 +179,5 @@ impl Authenticator for MockService {
             Secret::Bearer(token) | Secret::ApiKey(token) => token.to_owned(),
         };
         std::future::ready((self.auth)(&text))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    const HAS_MORE: Paging = Paging {
-        cursor: "starting_after",
-        items: "/data",
-        style: PageStyle::HasMore { has_more: "/has_more", item_id: "/id" },
-    };
-
-    #[test]
-    fn a_following_page_is_asked_by_any_position_past_the_first() {
-        let offset = Paging { cursor: "offset", items: "/items", style: PageStyle::Offset };
-        let page = Paging { cursor: "page", items: "", style: PageStyle::Page };
-        assert!(!asks_following_page(&json!({"offset": 0}), &offset));
-        assert!(asks_following_page(&json!({"offset": 1}), &offset));
-        assert!(!asks_following_page(&json!({"page": 1}), &page));
-        assert!(asks_following_page(&json!({"page": "2"}), &page));
-        assert!(!asks_following_page(&json!({"starting_after": null}), &HAS_MORE));
-        assert!(asks_following_page(&json!({"starting_after": "ch_1"}), &HAS_MORE));
-    }
-
-    #[test]
-    fn the_last_page_is_empty_and_points_nowhere() {
-        let first = json!({"data": [{"id": "ch_1"}], "has_more": true, "object": "list"});
-        assert_eq!(last_page(first, &HAS_MORE), json!({"data": [], "has_more": false, "object": "list"}));
-        let cursor = Paging { cursor: "c", items: "/items", style: PageStyle::Cursor { next: "/meta/next" } };
-        let first = json!({"items": [1], "meta": {"next": "n", "total": 1}});
-        assert_eq!(last_page(first, &cursor), json!({"items": [], "meta": {"total": 1}}));
-        let first = json!({"next": {"page": "page_2"}, "count": 1, "items": [1]});
-        assert_eq!(last_page(first, &Paging::standard("page")), json!({"count": 1, "items": []}));
-        let page = Paging { cursor: "page", items: "", style: PageStyle::Page };
-        assert_eq!(last_page(json!([1, 2]), &page), json!([]));
     }
 }

@@ -5,7 +5,7 @@
 use super::ServerEmitter;
 use super::handlers::context_ty;
 use crate::emit::features;
-use crate::emit::rust::{ident, inner_doc, paging};
+use crate::emit::rust::{ident, inner_doc};
 use crate::model::{Operation, ResponseBody, Tag, TypeRef, sample};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -113,16 +113,6 @@ impl ServerEmitter<'_> {
             };
             quote! { (#wire, #value) }
         });
-        // A list's sample is its first page; the mock answers a following one empty.
-        let paging = match (&op.response.body, &op.pagination) {
-            (ResponseBody::Page { .. }, Some(pagination)) => {
-                let paging = paging(pagination);
-                quote!(::std::option::Option::Some(#paging))
-            }
-            _ => quote!(::std::option::Option::None),
-        };
-        quote! {
-            super::MockAnswer { operation: #name, body: #body, headers: &[#(#headers),*], paging: #paging }
-        }
+        quote! { super::MockAnswer { operation: #name, body: #body, headers: &[#(#headers),*] } }
     }
 }
