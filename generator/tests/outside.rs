@@ -61,7 +61,7 @@ fn init_generates_checks_and_builds_outside_the_repository() {
     );
 
     // No flags: the settings are found from a subdirectory too.
-    assert_eq!(apigen(&["lint"], &dir.join("spec")), "ok: 3 operations, 2 types, 0 gaps\n");
+    assert_eq!(apigen(&["lint"], &dir.join("spec")), "ok: 3 operations, 2 types (1 named, 1 inline), 0 gaps\n");
     let generated = apigen(&["generate"], &dir);
     assert!(generated.ends_with("0 unchanged, 0 removed\n"), "{generated}");
     assert_eq!(apigen(&["check"], &dir), "ok: 19 files match the spec\n");

@@ -74,7 +74,7 @@ fn a_link_in_the_spec_directory_to_a_file_outside_it_is_refused() {
         )
     );
     std::fs::remove_file(spec.join("extra.yaml")).unwrap();
-    assert_eq!(ok(&run_in(dir.path(), &["lint"], &[])), "ok: 6 operations, 6 types, 1 gap\n");
+    assert_eq!(ok(&run_in(dir.path(), &["lint"], &[])), "ok: 6 operations, 6 types (3 named, 3 inline), 1 gap\n");
 }
 
 #[test]
@@ -85,7 +85,7 @@ fn a_linked_folder_in_the_spec_directory_is_reported_not_skipped_silently() {
     std::fs::create_dir(dir.path().join("shared")).unwrap();
     symlink("../shared", spec.join("shared")).unwrap();
     let output = run_in(dir.path(), &["lint"], &[]);
-    assert_eq!(ok(&output), "ok: 6 operations, 6 types, 1 gap\n");
+    assert_eq!(ok(&output), "ok: 6 operations, 6 types (3 named, 3 inline), 1 gap\n");
     assert_eq!(
         crate::common::text(&output.stderr),
         "warning: spec/shared: a link to a directory: not followed, so no file in it is read\n  \
