@@ -3,37 +3,16 @@
 //! while the router answers, above what was allocated before (the request body included).
 //! Bodies whose trees or violation lists used to be built in full before any limit applied.
 
-use apigen_runtime::server::axum::body::Body;
-use apigen_runtime::server::axum::http::Request;
+mod posting;
+
 use apigen_tests::memory::{Counting, mib, peak_during};
 use files_server::ServerConfig;
-use files_server::mock::{MockCall, MockService};
+use posting::post;
 use serde_json::json;
 use std::borrow::Cow;
-use tower::ServiceExt;
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// The status, the error body and the peak of bytes allocated above the start while the files
-/// server's router answers `body` posted as `content_type` to `createCharge`.
-fn post(content_type: &str, body: String) -> (u16, serde_json::Value, usize) {
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let router = files_server::router_with(MockService::new(|_: MockCall| Ok(json!({}))), ServerConfig::default());
-    let request = Request::post("/charges")
-        .header("authorization", "Bearer tok")
-        .header("content-type", content_type)
-        .body(Body::from(body))
-        .unwrap();
-    let ((status, bytes), peak) = peak_during(|| {
-        runtime.block_on(async {
-            let response = router.oneshot(request).await.unwrap();
-            let status = response.status().as_u16();
-            (status, apigen_runtime::server::axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap())
-        })
-    });
-    (status, serde_json::from_slice(&bytes).unwrap_or_default(), peak)
-}
 
 /// One test, so that nothing else allocates while it counts.
 #[test]
@@ -42,7 +21,7 @@ fn hostile_bodies_cost_a_bounded_multiple_of_their_size() {
     // 100 violations listed are built, the rest counted. All 500,000 were built before: 103 MiB.
     let body = format!(r#"{{"amount":1,"currency":"usd","tags":[{}1]}}"#, "1,".repeat(499_999));
     let size = body.len();
-    let (status, error, peak) = post("application/json", body);
+    let (status, error, peak) = post(&ServerConfig::default(), "application/json", body);
     eprintln!(
         "500,000 invalid items: {size} bytes, answered {status}, peak {} ({:.1}x)",
         mib(peak),
@@ -64,7 +43,7 @@ fn hostile_bodies_cost_a_bounded_multiple_of_their_size() {
     // its key, its value checked for syntax and never built (50 MiB before).
     let body = format!(r#"{{"amount":1,"currency":"usd","junk":[{}{{}}]}}"#, "{},".repeat(689_999));
     let size = body.len();
-    let (status, error, peak) = post("application/json", body);
+    let (status, error, peak) = post(&ServerConfig::default(), "application/json", body);
     eprintln!(
         "690,000 objects refused: {size} bytes, answered {status}, peak {} ({:.1}x)",
         mib(peak),

@@ -2,38 +2,15 @@
 //! global allocator: the peak of bytes allocated while the router answers a request, above
 //! what was allocated before it (the request body included).
 
-use apigen_runtime::server::axum::body::Body;
-use apigen_runtime::server::axum::http::Request;
-use apigen_tests::memory::{Counting, mib, peak_during};
+mod posting;
+
+use apigen_tests::memory::{Counting, mib};
 use files_server::ServerConfig;
-use files_server::mock::{MockCall, MockService};
+use posting::post;
 use serde_json::json;
-use tower::ServiceExt;
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// The status, the error body and the peak of bytes allocated above the start while the files
-/// server's router answers `body` posted as `content_type` to `createCharge` (to
-/// `uploadAttachments` when multipart).
-fn post(config: &ServerConfig, content_type: &str, body: String) -> (u16, serde_json::Value, usize) {
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let router = files_server::router_with(MockService::new(|_: MockCall| Ok(json!({}))), config.clone());
-    let path = if content_type.starts_with("multipart/") { "/attachments" } else { "/charges" };
-    let request = Request::post(path)
-        .header("authorization", "Bearer tok")
-        .header("content-type", content_type)
-        .body(Body::from(body))
-        .unwrap();
-    let ((status, bytes), peak) = peak_during(|| {
-        runtime.block_on(async {
-            let response = router.oneshot(request).await.unwrap();
-            let status = response.status().as_u16();
-            (status, apigen_runtime::server::axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap())
-        })
-    });
-    (status, serde_json::from_slice(&bytes).unwrap_or_default(), peak)
-}
 
 const FORM: &str = "application/x-www-form-urlencoded";
 
