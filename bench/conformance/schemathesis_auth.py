@@ -1,8 +1,9 @@
 """Writes a schemathesis config giving a sample credential for every security scheme of an
 OpenAPI document (the generated mock accepts any): `[auth.openapi.<scheme>]` for API keys,
-bearer and basic schemes (an API key named `Authorization` is a bearer token: `Bearer
-sample-token`); a bearer `Authorization` header for OAuth 2 and OpenID Connect ones, which
-schemathesis cannot fill by itself. Usage: schemathesis_auth.py DOC > config.toml"""
+bearer and basic schemes, each as the document defines it (an API key is a raw value, in
+`Authorization` too: the document says nothing of a `Bearer ` prefix); a bearer
+`Authorization` header for OAuth 2 and OpenID Connect ones, which schemathesis cannot fill by
+itself. Usage: schemathesis_auth.py DOC > config.toml"""
 import json
 import sys
 
@@ -19,11 +20,7 @@ for name, scheme in sorted(schemes.items()):
         continue
     kind, http = scheme.get("type"), str(scheme.get("scheme", "")).lower()
     key = json.dumps(name)
-    if kind == "apiKey" and str(scheme.get("name", "")).lower() == "authorization":
-        # A key sent as the whole `Authorization` header (Kubernetes' `BearerToken`): a bearer
-        # token, as the document describes it and the import reads it.
-        lines += [f"[auth.openapi.{key}]", 'api_key = "Bearer sample-token"']
-    elif kind == "apiKey":
+    if kind == "apiKey":
         lines += [f"[auth.openapi.{key}]", 'api_key = "sample-token"']
     elif kind == "http" and http == "basic" or kind == "basic":
         lines += [f"[auth.openapi.{key}]", 'username = "sample-user"', 'password = "sample-password"']

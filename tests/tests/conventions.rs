@@ -30,7 +30,7 @@ impl Authenticator for Forge {
     async fn authenticate(&self, credential: Credential<'_>) -> Result<String, ApiError> {
         let known = match credential.secret {
             Secret::Bearer(token) => token == "tok",
-            Secret::ApiKey(key) => key == "key",
+            Secret::ApiKey(key) => key == "key" || (credential.scheme == "signature" && key == SIGNATURE),
             Secret::Basic { user, password } => (user, password) == ("ada", "pw"),
         };
         if !known {
@@ -41,6 +41,9 @@ impl Authenticator for Forge {
         Ok(principal)
     }
 }
+
+/// The `signature` scheme's credential: a whole `Authorization` value of the API's own making.
+const SIGNATURE: &str = "Sig forge:c2lnbmVk";
 
 fn repo(id: i64, name: &str) -> Repo {
     Repo { id, name: name.into(), full_name: format!("octo/{name}"), private: false, default_branch: None }
@@ -218,6 +221,24 @@ async fn a_stream_follows_a_cursor_nested_in_the_body_with_a_key_in_the_query() 
     // The key in the query is a credential, never an unknown parameter.
     let raw = http().get(format!("{base}/repos/octo/hello/events?access_token=key")).send().await.unwrap();
     assert_eq!(raw.status(), 200);
+}
+
+#[tokio::test]
+async fn a_key_in_the_authorization_header_travels_whole_both_ways() {
+    let (base, forge) = start().await;
+    // The client sends the value as given: no `Bearer ` of its own in front.
+    let client = client_with(&base, |b| b.token("signature", SIGNATURE));
+    let events: Vec<Event> = client.events().list("octo", "hello").stream().map(|e| e.unwrap()).collect().await;
+    assert_eq!(events.len(), 7);
+    assert!(forge.principals.lock().unwrap().iter().all(|p| p == "signature"), "{:?}", forge.principals);
+    // The server hands the whole header value to the service, which decides.
+    let raw = http().get(format!("{base}/repos/octo/hello/events")).header("Authorization", SIGNATURE).send().await;
+    assert_eq!(raw.unwrap().status(), 200);
+    let bearer =
+        http().get(format!("{base}/repos/octo/hello/events")).header("Authorization", "Bearer key").send().await;
+    let bearer = bearer.unwrap();
+    assert_eq!(bearer.status(), 401, "`Bearer key` is not the key `key`: the value is never taken apart");
+    assert_eq!(bearer.text().await.unwrap(), r#"{"type":"about:blank","status":401,"detail":"unknown credentials"}"#);
 }
 
 #[tokio::test]

@@ -1242,6 +1242,32 @@ fn a_required_authorization_header_parameter_asks_for_no_credential() {
     assert!(!api_yaml.contains("auth:"), "no scheme of the import's own:\n{api_yaml}");
 }
 
+#[test]
+fn an_api_key_in_the_authorization_header_stays_an_opaque_key() {
+    // AWS signatures, `OAuth <token>`, raw keys: the document says a key travels in
+    // `Authorization`, not that it is a bearer token, so the import keeps it whole.
+    let (dir, report, api) = import("fixtures/openapi/authorization-key-3.0.json");
+    assert_eq!(report.summary.kept, 2);
+    let gaps: Vec<&str> = api.gaps.keys().map(String::as_str).collect();
+    assert_eq!(gaps, ["unlisted-refusals"], "no scheme left out (`api-key-auth`)");
+    let api_yaml = std::fs::read_to_string(dir.path().join("spec/api.yaml")).unwrap();
+    assert!(
+        api_yaml.contains(
+            "signed: { type: api-key, in: header, name: Authorization, description: Amazon Signature authorization v4 }"
+        ),
+        "{api_yaml}"
+    );
+    assert!(api_yaml.contains("access: { type: api-key, in: header, name: authorization }"), "{api_yaml}");
+    for scheme in &api.auth_schemes {
+        assert!(
+            matches!(&scheme.kind, apigen::model::SchemeKind::ApiKey { name, .. } if name.eq_ignore_ascii_case("authorization")),
+            "{}: {:?}",
+            scheme.name,
+            scheme.kind
+        );
+    }
+}
+
 /// The `response:` of operation `op` as the import wrote it in `file` of the spec in `dir`, and
 /// the operation's `gaps:` line (empty without one).
 fn written_response(dir: &Path, file: &str, op: &str) -> (String, String) {

@@ -121,17 +121,18 @@ pub(super) fn schemes(doc: &Value) -> Auth {
                 auth.oauth.push(pointer.clone());
                 node.insert("type".into(), json!("bearer"));
             }
-            // A "key" in the `Authorization` header is a bearer token (Kubernetes).
-            ("apiKey", _)
-                if text("in") == Some("header")
-                    && text("name").is_some_and(|n| n.eq_ignore_ascii_case("authorization")) =>
-            {
-                node.insert("type".into(), json!("bearer"));
-            }
             ("apiKey", _) => {
                 let location = text("in").filter(|l| matches!(*l, "header" | "query" | "cookie"));
-                let name =
-                    text("name").filter(|n| is_token(n) && !(location == Some("header") && is_reserved_header(n)));
+                // A key in `Authorization` is kept as the opaque value it is (`Basic <base64>`,
+                // `OAuth <token>`, a signature or a raw key, whatever the document says): the
+                // client sends what the user gives and the server hands it whole to the
+                // service's check. Read as a bearer token, it forced `Bearer ` onto every call.
+                let name = text("name").filter(|n| {
+                    is_token(n)
+                        && !(location == Some("header")
+                            && is_reserved_header(n)
+                            && !n.eq_ignore_ascii_case("authorization"))
+                });
                 let (Some(location), Some(name)) = (location, name) else {
                     auth.other.insert(key.clone(), gaps::API_KEY);
                     continue;
