@@ -250,11 +250,54 @@ impl Drop for At<'_> {
 
 pub use crate::format::is_absolute_url;
 
-/// A regular expression compiled on first use, shared by every check of one field.
+/// How many steps the backtracking engine may take on one value before it gives up (the value
+/// is then refused as not matching): patterns with look-around or backreferences cannot be
+/// matched in linear time, and a value chosen to make one backtrack must not hold a worker.
+/// apigen's lint and samples use the same limit.
+pub const PATTERN_BACKTRACK_LIMIT: usize = 100_000;
+
+/// A regular expression compiled on first use, shared by every check of one field. The regex
+/// crate's syntax, matched in linear time by regex-lite; a pattern regex-lite cannot read
+/// (look-around, backreferences, Unicode classes) is matched by fancy-regex, bounded by
+/// [`PATTERN_BACKTRACK_LIMIT`], when the `extended-patterns` feature is on (the generated
+/// types crate turns it on when its spec has such a pattern; apigen's lint accepts a pattern
+/// only when one of the two engines compiles it).
 #[doc(hidden)] // Generated code names it through `codegen`.
 pub struct Pattern {
     source: &'static str,
-    compiled: OnceLock<Option<regex_lite::Regex>>,
+    compiled: OnceLock<Option<Engine>>,
+}
+
+/// The engine a pattern compiled with.
+enum Engine {
+    Linear(regex_lite::Regex),
+    #[cfg(feature = "extended-patterns")]
+    Backtracking(fancy_regex::Regex),
+}
+
+impl Engine {
+    fn compile(source: &str) -> Option<Engine> {
+        match regex_lite::Regex::new(source) {
+            Ok(regex) => Some(Engine::Linear(regex)),
+            #[cfg(feature = "extended-patterns")]
+            Err(_) => fancy_regex::RegexBuilder::new(source)
+                .backtrack_limit(PATTERN_BACKTRACK_LIMIT)
+                .build()
+                .ok()
+                .map(Engine::Backtracking),
+            #[cfg(not(feature = "extended-patterns"))]
+            Err(_) => None,
+        }
+    }
+
+    fn is_match(&self, value: &str) -> bool {
+        match self {
+            Engine::Linear(regex) => regex.is_match(value),
+            // Past the limit the engine answers an error: the value is refused.
+            #[cfg(feature = "extended-patterns")]
+            Engine::Backtracking(regex) => regex.is_match(value).unwrap_or(false),
+        }
+    }
 }
 
 impl Pattern {
@@ -269,12 +312,9 @@ impl Pattern {
     }
 
     /// True when `value` matches. apigen checks every pattern compiles when it reads the spec,
-    /// with the same engine; if one ever did not, nothing would match.
+    /// with the same engines; if one ever did not, nothing would match.
     pub fn is_match(&self, value: &str) -> bool {
-        self.compiled
-            .get_or_init(|| regex_lite::Regex::new(self.source).ok())
-            .as_ref()
-            .is_some_and(|re| re.is_match(value))
+        self.compiled.get_or_init(|| Engine::compile(self.source)).as_ref().is_some_and(|engine| engine.is_match(value))
     }
 }
 

@@ -267,6 +267,28 @@ async fn a_validation_failure_answers_400_in_the_apis_own_error_shape() {
 }
 
 #[tokio::test]
+async fn a_pattern_with_a_look_ahead_is_enforced() {
+    // `^(?!\.\.?$)[A-Za-z0-9_.-]+$`: regex-lite cannot read it; the backtracking engine does.
+    let (base, _) = start().await;
+    let post = |body: &'static str| {
+        http()
+            .post(format!("{base}/user/repos"))
+            .bearer_auth("tok")
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    let refused = post(r#"{"name": ".."}"#).await.unwrap();
+    assert_eq!(refused.status(), 400);
+    assert_eq!(
+        refused.text().await.unwrap(),
+        r#"{"type":"about:blank","status":400,"detail":"the request is invalid","invalid_params":[{"name":"/name","reason":"must match the pattern ^(?!\\.\\.?$)[A-Za-z0-9_.-]+$"}]}"#
+    );
+    assert_eq!(post(r#"{"name": "..."}"#).await.unwrap().status(), 201, "three dots are a name");
+    assert_eq!(post(r#"{"name": ".hidden"}"#).await.unwrap().status(), 201);
+}
+
+#[tokio::test]
 async fn undeclared_fields_are_ignored_unless_the_type_refuses_them() {
     // `api.unknown_fields: ignore`: the DELETE body's `reason` is dropped unread.
     let (base, _) = start().await;

@@ -520,6 +520,35 @@ fn required_names_the_properties_do_not_declare_are_required_fields_of_any_value
 }
 
 #[test]
+fn patterns_with_look_around_and_backreferences_are_kept_and_checked() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Names", "version": "1"},
+        "paths": {},
+        "components": {"schemas": {
+            "Account": {"type": "object", "required": ["login", "code", "tag"], "properties": {
+                // Walked (the look-ahead writes nothing), checked by the backtracking engine.
+                "login": {"type": "string", "pattern": "^(?!\\s*$).+$"},
+                // Not walked (the shortest walk misses the look-ahead): kept with its example.
+                "code": {"type": "string", "pattern": "^(?=.*[0-9])[a-z0-9]{6}$", "example": "abc123"},
+                // Neither engine reads it: a gap.
+                "tag": {"type": "string", "pattern": "^[a-z(+$"}
+            }}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "names.json").unwrap();
+    let schemas = written(&imported, Some("schemas.yaml"));
+    assert!(schemas.contains(r#"login: { type: string, pattern: "^(?!\\s*$).+$" }"#), "{schemas}");
+    assert!(
+        schemas.contains(r#"code: { type: string, pattern: "^(?=.*[0-9])[a-z0-9]{6}$", sample: abc123 }"#),
+        "{schemas}"
+    );
+    assert!(schemas.contains("tag: { type: string, gaps: [patterns] }"), "{schemas}");
+    let api = lint_imported(&imported, "the patterns do not lint");
+    assert!(api.needs_backtracking_patterns(), "the types crate turns the backtracking engine on");
+}
+
+#[test]
 fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_their_own() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

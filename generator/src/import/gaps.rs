@@ -147,7 +147,7 @@ kinds! {
         "An integer: the router refuses a fraction, the client sends none.";
     CONTRADICTORY = "contradictory-constraints", "Constraints no value satisfies (a minimum above the maximum), constraints that do not apply to the type (a length on a number), or bounds that are not whole numbers for integers.",
         "Left out.";
-    PATTERN = "patterns", "Patterns the format cannot hold: not a regular expression of the regex crate (look-around, back references), or given without an example that matches (the format needs a sample for each pattern).",
+    PATTERN = "patterns", "Patterns the format cannot hold: read neither by the regex crate nor by a backtracking engine (look-around and back references are read), or given without an example that matches (the format needs a sample for each pattern).",
         "Left out: values are not checked against them.";
     LARGE_SAMPLE = "large-constraints", "Item counts above 256 or lengths above 4096 with no example (the format invents samples only up to those sizes).",
         "Left out.";

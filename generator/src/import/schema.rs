@@ -493,7 +493,7 @@ impl Importer<'_> {
         }
         match map.get("pattern") {
             None => {}
-            Some(Value::String(pattern)) if regex_lite::Regex::new(pattern).is_ok() => {
+            Some(Value::String(pattern)) if crate::model::pattern::Engine::compile(pattern).is_ok() => {
                 typed.constraints.push(("pattern", json!(pattern)));
             }
             Some(Value::String(_)) => typed.gap(self.built.gaps.note(gaps::PATTERN, &at.pointer)),
@@ -1057,9 +1057,7 @@ impl Importer<'_> {
             let len = s.chars().count() as u64;
             check("min_length").and_then(Value::as_u64).is_none_or(|m| len >= m)
                 && check("max_length").and_then(Value::as_u64).is_none_or(|m| len <= m)
-                && check("pattern")
-                    .and_then(Value::as_str)
-                    .is_none_or(|p| regex_lite::Regex::new(p).is_ok_and(|re| re.is_match(s)))
+                && check("pattern").and_then(Value::as_str).is_none_or(|p| crate::model::pattern::matches(p, s))
                 && check("format")
                     .and_then(Value::as_str)
                     .and_then(crate::model::Format::parse)

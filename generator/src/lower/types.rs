@@ -759,13 +759,13 @@ impl Lowerer<'_> {
                 .hint(format!("use one of {}; a date-time is `type: date-time`, a URL `type: url`", known.join(", ")));
         }
         if let Some(pattern) = &c.pattern
-            && let Err(error) = regex_lite::Regex::new(pattern)
+            && let Err(error) = crate::model::pattern::Engine::compile(pattern)
         {
             let at = self.at(&origin.key("pattern"));
-            let first_line = error.to_string().lines().last().unwrap_or_default().trim().to_owned();
-            self.diags
-                .error(at, format!("the pattern `{pattern}` does not compile: {first_line}"))
-                .hint("patterns use the syntax of the regex crate (no look-around, no backreferences)");
+            let first_line = error.lines().last().unwrap_or_default().trim().to_owned();
+            self.diags.error(at, format!("the pattern `{pattern}` does not compile: {first_line}")).hint(
+                "patterns use the syntax of the regex crate, plus look-around and backreferences (matched by a backtracking engine)",
+            );
         }
         c
     }
@@ -821,11 +821,12 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn queue_values(&mut self, raw: &RawField, ty: &TypeRef, constraints: &Constraints, origin: &Origin) {
-        let compiles = constraints.pattern.as_deref().is_some_and(|p| regex_lite::Regex::new(p).is_ok());
+        let compiles =
+            constraints.pattern.as_deref().is_some_and(|p| crate::model::pattern::Engine::compile(p).is_ok());
         if compiles && raw.sample.is_none() && *ty == TypeRef::String && sample::fit_pattern(constraints).is_none() {
             let at = self.at(&origin.key("pattern"));
             self.diags.error(at, "a value with this `pattern` needs a `sample`").hint(
-                "samples feed the generated tests and docs; apigen invents one for the common patterns (classes, repetitions, groups), not for this one (look-around, backreferences, or a length its pattern cannot reach)",
+                "samples feed the generated tests and docs; apigen invents one for the common patterns (classes, repetitions, groups), not for this one (backreferences, word boundaries, a look-around the shortest walk does not meet, or a length its pattern cannot reach)",
             );
         }
         if raw.sample.is_none() {

@@ -137,8 +137,8 @@ pub(super) fn check_string(s: &str, c: &Constraints, here: &str) -> Result<(), S
         return Err(format!("`{s}` is longer than {max} characters{here}"));
     }
     if let Some(pattern) = &c.pattern
-        && let Ok(re) = regex_lite::Regex::new(pattern)
-        && !re.is_match(s)
+        && let Ok(engine) = crate::model::pattern::Engine::compile(pattern)
+        && !engine.is_match(s)
     {
         return Err(format!("`{s}` does not match `{pattern}`{here}"));
     }

@@ -73,6 +73,22 @@ pub struct Api {
 }
 
 impl Api {
+    /// True when a pattern of the spec (a field's or a parameter's) is read only by the
+    /// backtracking engine (look-around, backreferences): the generated types crate then turns
+    /// on the runtime's `extended-patterns` feature, which a spec without one never builds.
+    pub fn needs_backtracking_patterns(&self) -> bool {
+        let fields = self.types.values().flat_map(|t| match &t.kind {
+            TypeKind::Object(object) => object.fields.as_slice(),
+            _ => &[],
+        });
+        let params = self.operations.iter().flat_map(|op| &op.params);
+        fields
+            .map(|f| &f.constraints)
+            .chain(params.map(|p| &p.constraints))
+            .filter_map(|c| c.pattern.as_deref())
+            .any(pattern::needs_backtracking)
+    }
+
     /// The scheme named `name`. Lowering guarantees every operation's schemes exist.
     pub fn scheme(&self, name: &str) -> &AuthScheme {
         self.auth_schemes.iter().find(|s| s.name == name).expect("lowered scheme")

@@ -2,12 +2,61 @@
 //! common subset APIs write (`^CR[0-9a-fA-F]{32}$`, `^[a-z][a-z0-9-]{2,62}$`, `\d{4}-\d{2}`,
 //! `(ab|cd)+`): literals, escapes (`\d`, `\w`, `\s`, `\.`), classes (negated ones too), groups
 //! with alternatives (the first is taken), and quantifiers (`?`, `*`, `+`, `{n}`, `{n,}`,
-//! `{n,m}`, lazy or not). Anything else (look-around, backreferences, `\b`) gives `None`, and
-//! the result is always checked against the real regex engine before it is used.
+//! `{n,m}`, lazy or not), look-around read as writing nothing. Anything else (backreferences,
+//! `\b`) gives `None`, and the result is always checked against the engine the generated code
+//! matches with before it is used.
+//!
+//! Which engine that is, is decided here as in the runtime's `validate::Pattern`: the regex
+//! crate's syntax, matched in linear time (regex-lite); a pattern only a backtracking engine
+//! reads (look-around, backreferences, Unicode classes) by fancy-regex, bounded by
+//! [`BACKTRACK_LIMIT`] steps per value.
+
+/// The runtime's `validate::PATTERN_BACKTRACK_LIMIT` (a test keeps them equal).
+pub const BACKTRACK_LIMIT: usize = 100_000;
+
+/// A pattern compiled as the generated code compiles it.
+pub enum Engine {
+    /// The regex crate's syntax: linear time.
+    Linear(regex_lite::Regex),
+    /// Look-around, backreferences, Unicode classes: the runtime's `extended-patterns` feature.
+    Backtracking(fancy_regex::Regex),
+}
+
+impl Engine {
+    /// The pattern compiled, or the linear engine's error when neither engine reads it.
+    pub fn compile(pattern: &str) -> Result<Engine, String> {
+        match regex_lite::Regex::new(pattern) {
+            Ok(regex) => Ok(Engine::Linear(regex)),
+            Err(error) => fancy_regex::RegexBuilder::new(pattern)
+                .backtrack_limit(BACKTRACK_LIMIT)
+                .build()
+                .map(Engine::Backtracking)
+                .map_err(|_| error.to_string()),
+        }
+    }
+
+    /// True when `value` matches (a value past the backtracking limit does not).
+    pub fn is_match(&self, value: &str) -> bool {
+        match self {
+            Engine::Linear(regex) => regex.is_match(value),
+            Engine::Backtracking(regex) => regex.is_match(value).unwrap_or(false),
+        }
+    }
+}
+
+/// True when `pattern` compiles and `value` matches it.
+pub fn matches(pattern: &str, value: &str) -> bool {
+    Engine::compile(pattern).is_ok_and(|engine| engine.is_match(value))
+}
+
+/// True when `pattern` needs the backtracking engine (the runtime's `extended-patterns`).
+pub fn needs_backtracking(pattern: &str) -> bool {
+    matches!(Engine::compile(pattern), Ok(Engine::Backtracking(_)))
+}
 
 /// A string matching `pattern` whose length is within `min..=max` characters, or `None`.
 pub fn sample(pattern: &str, min: usize, max: usize) -> Option<String> {
-    let regex = regex_lite::Regex::new(pattern).ok()?;
+    let regex = Engine::compile(pattern).ok()?;
     let nodes = Parser { chars: pattern.chars().collect(), at: 0 }.alternatives()?;
     let walk = |extra: usize| {
         let mut out = String::new();
@@ -121,9 +170,15 @@ impl Parser {
             '(' => {
                 if self.peek() == Some('?') {
                     self.at += 1;
-                    // Only `(?:...)` and flags groups (`(?i)`) are read; look-around is not.
+                    // `(?:...)`, flags groups (`(?i)`) and look-around (which writes nothing:
+                    // the walk is checked against the engine after) are read.
                     match self.next()? {
                         ':' => {}
+                        '=' | '!' => return self.zero_width(),
+                        '<' if matches!(self.peek(), Some('=' | '!')) => {
+                            self.at += 1;
+                            return self.zero_width();
+                        }
                         'i' | 'm' | 's' | 'x' | 'u' => {
                             while self.peek().is_some_and(|c| c != ')' && c != ':') {
                                 self.at += 1;
@@ -146,6 +201,12 @@ impl Parser {
     }
 
     /// The character an escape stands for (`\d` gives `0`), in a class or not.
+    /// The rest of a look-around group, read and written as nothing.
+    fn zero_width(&mut self) -> Option<Node> {
+        self.alternatives()?;
+        (self.next()? == ')').then_some(Node::Anchor)
+    }
+
     fn escape(&mut self, in_class: bool) -> Option<char> {
         match self.next()? {
             'd' => Some('0'),
@@ -263,6 +324,9 @@ mod tests {
             ("^[0-9a-fA-F]+$", 40, 40, "0000000000000000000000000000000000000000"),
             ("^(?:v|V)[0-9]+(?:\\.[0-9]+)*$", 0, 100, "v0"),
             ("^[+-]?[0-9]+$", 0, 100, "0"),
+            // Look-around writes nothing; the walk is checked by the backtracking engine.
+            (r"^(?!\s*$).+$", 0, 100, "a"),
+            (r"^(?=[a-z])[a-z0-9]{3}$", 0, 100, "aaa"),
         ];
         for (pattern, min, max, expected) in cases {
             assert_eq!(sample(pattern, *min, *max).as_deref(), Some(*expected), "{pattern}");
@@ -274,5 +338,22 @@ mod tests {
         assert_eq!(sample(r"^(a)\1$", 0, 10), None, "backreference");
         assert_eq!(sample("^[a-z]{20}$", 0, 10), None, "longer than allowed");
         assert_eq!(sample("(", 0, 10), None, "does not compile");
+        // The walk skips the look-ahead and writes `aaaaaaaa`, which it refuses.
+        assert_eq!(sample(r"^(?=.*[0-9]).{8}$", 0, 10), None, "a look-ahead the walk does not meet");
+    }
+
+    #[test]
+    fn the_engine_is_the_runtimes() {
+        assert!(!needs_backtracking("^[a-z]+$"));
+        assert!(needs_backtracking(r"^(?!admin$)[a-z]+$"), "look-ahead");
+        assert!(needs_backtracking(r"^(a)\1$"), "backreference");
+        assert!(matches(r"^(?!admin$)[a-z]+$", "ada") && !matches(r"^(?!admin$)[a-z]+$", "admin"));
+        assert!(Engine::compile("(").is_err());
+        let runtime = include_str!("../../../runtime/src/validate.rs");
+        assert!(
+            runtime.contains(&format!("pub const PATTERN_BACKTRACK_LIMIT: usize = {};", "100_000"))
+                && BACKTRACK_LIMIT == 100_000,
+            "the generator and the runtime bound backtracking alike"
+        );
     }
 }
