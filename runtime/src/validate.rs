@@ -213,6 +213,12 @@ impl Validator {
         }
     }
 
+    /// Checks each item of the current list with `check`, each reported at its index
+    /// (`/tags/2`): a list's `item:` constraints.
+    pub fn each<T>(&mut self, items: &[T], mut check: impl FnMut(&mut Validator, &T)) {
+        items.iter().enumerate().for_each(|(index, item)| check(&mut self.at(&index.to_string()), item));
+    }
+
     /// The current value is an absolute URL ([`is_absolute_url`]).
     pub fn url(&mut self, value: &str) {
         if !is_absolute_url(value) {

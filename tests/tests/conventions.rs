@@ -289,6 +289,26 @@ async fn a_pattern_with_a_look_ahead_is_enforced() {
 }
 
 #[tokio::test]
+async fn each_item_of_a_list_is_checked_against_its_constraints() {
+    let (base, _) = start().await;
+    let answer = http()
+        .post(format!("{base}/user/repos"))
+        .bearer_auth("tok")
+        .header("content-type", "application/json")
+        .body(format!(r#"{{"name": "x", "topics": ["rust", "Not Rust", "{}"]}}"#, "a".repeat(51)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 400);
+    assert_eq!(
+        answer.text().await.unwrap(),
+        r#"{"type":"about:blank","status":400,"detail":"the request is invalid","invalid_params":[{"name":"/topics/1","reason":"must match the pattern ^[a-z0-9][a-z0-9-]*$"},{"name":"/topics/2","reason":"must be at most 50 characters long (found 51)"}]}"#
+    );
+    let fine = client(&base).repos().create("x").topics(vec!["rust".to_owned(), "api-tools".to_owned()]).send().await;
+    assert!(fine.is_ok(), "{fine:?}");
+}
+
+#[tokio::test]
 async fn undeclared_fields_are_ignored_unless_the_type_refuses_them() {
     // `api.unknown_fields: ignore`: the DELETE body's `reason` is dropped unread.
     let (base, _) = start().await;

@@ -549,6 +549,39 @@ fn patterns_with_look_around_and_backreferences_are_kept_and_checked() {
 }
 
 #[test]
+fn constraints_on_list_items_are_kept_as_the_lists_item_constraints() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Topics", "version": "1"},
+        "paths": {},
+        "components": {"schemas": {
+            "Repo": {"type": "object", "required": ["topics", "scores", "labels"], "properties": {
+                "topics": {"type": "array", "maxItems": 20,
+                    "items": {"type": "string", "maxLength": 50, "pattern": "^[a-z0-9-]+$"}},
+                "scores": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 10}},
+                // The values of a map: the format holds no constraints for them.
+                "labels": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 5}}
+            }}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "topics.json").unwrap();
+    let schemas = written(&imported, Some("schemas.yaml"));
+    assert!(
+        schemas.contains(
+            "      topics:\n        type: list<string>\n        item: { max_length: 50, pattern: \"^[a-z0-9-]+$\" }\n        max_items: 20\n"
+        ),
+        "{schemas}"
+    );
+    assert!(schemas.contains("        type: list<integer>\n        item: { minimum: 0, maximum: 10 }\n"), "{schemas}");
+    assert!(schemas.contains("gaps: [item-constraints]"), "a map's values keep their gap: {schemas}");
+    let api = lint_imported(&imported, "the item constraints do not lint");
+    let TypeKind::Object(repo) = &api.ty("Repo").kind else { panic!("Repo is an object") };
+    let topics = repo.fields.iter().find(|f| f.wire == "topics").unwrap();
+    let item = topics.constraints.item.as_deref().expect("the items' constraints");
+    assert_eq!((item.max_length, item.pattern.as_deref()), (Some(50), Some("^[a-z0-9-]+$")));
+}
+
+#[test]
 fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_their_own() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

@@ -861,6 +861,14 @@ fn constraint_direction(old: &Constraints, new: &Constraints) -> Direction {
         d.tightened |= new.pattern.is_some();
         d.loosened |= old.pattern.is_some();
     }
+    // Constraints on each item tighten or loosen the list as they do a value.
+    let none = Constraints::default();
+    let (old_item, new_item) = (old.item.as_deref().unwrap_or(&none), new.item.as_deref().unwrap_or(&none));
+    if old_item != new_item {
+        let item = constraint_direction(old_item, new_item);
+        d.tightened |= item.tightened;
+        d.loosened |= item.loosened;
+    }
     d
 }
 

@@ -850,6 +850,11 @@ fn add_constraints(schema: &mut Value, c: &Constraints) {
     put("maximum", c.maximum.clone().map(Value::Number));
     put("minItems", c.exact_items.or(c.min_items).map(Value::from));
     put("maxItems", c.exact_items.or(c.max_items).map(Value::from));
+    if let Some(item) = &c.item
+        && let Some(items) = map.get_mut("items")
+    {
+        add_constraints(items, item);
+    }
 }
 
 /// The error body of every failure (spec gap `error-body`).

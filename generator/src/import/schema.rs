@@ -646,6 +646,7 @@ impl Importer<'_> {
         // An item's constraints or its own sample (the document's example, or a `format: url`
         // string's URL) become the list's sample: the format keeps neither on items.
         let item = if inner.constraints.is_empty() && inner.sample.is_none() { None } else { self.item_sample(&inner) };
+        let held = if inner.constraints.is_empty() { None } else { Some(item_constraints(&inner, list)) };
         let mut typed = Typed {
             expr: if list { Expr::List(Box::new(inner.expr)) } else { Expr::Map(Box::new(inner.expr)) },
             inline_name: inner.inline_name,
@@ -660,8 +661,10 @@ impl Importer<'_> {
         if inner.nullable {
             typed.gap(self.built.gaps.note(gaps::NULLABLE_ITEMS, &at.pointer));
         }
-        if !inner.constraints.is_empty() {
-            typed.gap(self.built.gaps.note(gaps::ITEM_CONSTRAINTS, &at.pointer));
+        match held {
+            Some(Some(item)) => typed.constraints.push(("item", item)),
+            Some(None) => typed.gap(self.built.gaps.note(gaps::ITEM_CONSTRAINTS, &at.pointer)),
+            None => {}
         }
         typed.sample = item.map(|item| if list { json!([item]) } else { json!({ "key": item }) });
         if let Some(constant) = inner.constant {
@@ -1317,4 +1320,16 @@ fn text_format_sample(format: &str) -> Option<Value> {
 /// string holding JSON).
 pub(super) fn list_or_map_sample(importer: &Importer<'_>, typed: &super::typed::Typed, sample: &Value) -> bool {
     matches!(typed.expr, Expr::List(_) | Expr::Map(_)) && importer.fits(sample, typed)
+}
+
+/// An item's constraints as its list's `item:`, where the format holds them: the items of a
+/// list (not the values of a map) that are texts or numbers, constrained as a text or a number
+/// is (lengths, pattern, format, bounds). `None` otherwise (gap `item-constraints`).
+fn item_constraints(inner: &Typed, list: bool) -> Option<Value> {
+    const ITEM_KEYS: [&str; 6] = ["min_length", "max_length", "pattern", "format", "minimum", "maximum"];
+    let scalar = matches!(inner.expr, Expr::Scalar("string" | "url" | "integer" | "number"));
+    let held = inner.constraints.iter().all(|(key, _)| ITEM_KEYS.contains(key));
+    (list && scalar && held).then(|| {
+        Value::Object(inner.constraints.iter().map(|(key, value)| ((*key).to_owned(), value.clone())).collect())
+    })
 }

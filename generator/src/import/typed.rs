@@ -143,6 +143,7 @@ impl Typed {
             min_items: count("min_items"),
             max_items: count("max_items"),
             exact_items: count("exact_items"),
+            item: None,
         }
     }
 

@@ -368,6 +368,24 @@ impl<'de> Deserialize<'de> for RawEnumValue {
     }
 }
 
+/// Constraints on each item of a list (`item: { max_length: 20, pattern: .. }`): those of a
+/// text or a number, as a field has them.
+#[derive(Debug, Default, Deserialize)]
+pub struct RawItemConstraints {
+    /// Minimum length in characters.
+    pub min_length: Option<u64>,
+    /// Maximum length in characters.
+    pub max_length: Option<u64>,
+    /// Regular expression the whole string must match.
+    pub pattern: Option<String>,
+    /// A string format.
+    pub format: Option<String>,
+    /// Smallest allowed number.
+    pub minimum: Option<serde_json::Number>,
+    /// Largest allowed number.
+    pub maximum: Option<serde_json::Number>,
+}
+
 /// A field of an object, a parameter, or a request body. The keys that only make sense in one
 /// of these places (`in`, `required`, `name` for parameters) are checked by the lowering.
 #[derive(Debug, Default, Deserialize)]
@@ -434,6 +452,8 @@ pub struct RawField {
     pub max_items: Option<u64>,
     /// Exact number of list items.
     pub exact_items: Option<u64>,
+    /// Constraints on each item of a list.
+    pub item: Option<RawItemConstraints>,
     /// Carries a secret: redacted in `Debug` and logs.
     #[serde(default)]
     pub sensitive: bool,

@@ -690,6 +690,7 @@ impl Lowerer<'_> {
             min_items: raw.min_items,
             max_items: raw.max_items,
             exact_items: raw.exact_items,
+            item: raw.item.as_ref().and_then(|item| self.lower_item_constraints(item, ty, origin)),
         };
         let is_list = matches!(ty, TypeRef::List(_));
         // Lengths and patterns check text: a date-time is checked as a date-time instead.
@@ -768,6 +769,33 @@ impl Lowerer<'_> {
             );
         }
         c
+    }
+
+    /// The constraints on each item of a list (`item:`), checked as a field's against the item
+    /// type; `None` (with an error) on anything but a list of texts or numbers.
+    fn lower_item_constraints(
+        &mut self,
+        item: &crate::load::raw::RawItemConstraints,
+        ty: &TypeRef,
+        origin: &Origin,
+    ) -> Option<Box<Constraints>> {
+        let origin = origin.key("item");
+        let TypeRef::List(inner) = ty else {
+            let at = self.at(&origin);
+            self.misplaced_constraint(at, "item", "lists", ty);
+            return None;
+        };
+        // Read as a field of the item's type would be, so every check of a field applies.
+        let as_field = RawField {
+            min_length: item.min_length,
+            max_length: item.max_length,
+            pattern: item.pattern.clone(),
+            format: item.format.clone(),
+            minimum: item.minimum.clone(),
+            maximum: item.maximum.clone(),
+            ..RawField::default()
+        };
+        Some(Box::new(self.lower_constraints(&as_field, inner, &origin)))
     }
 
     /// The text constraints deferred by [`Self::lower_constraints`], now that every type is

@@ -30,8 +30,9 @@ impl ValueChecker<'_> {
             (TypeRef::Boolean, Value::Bool(_)) => Ok(()),
             (TypeRef::List(inner), Value::Array(items)) => {
                 check_items(items.len(), c, &here)?;
+                let item_constraints = c.item.as_deref().cloned().unwrap_or_default();
                 for (i, item) in items.iter().enumerate() {
-                    self.check(item, inner, &Constraints::default(), &format!("{at}/{i}"))?;
+                    self.check(item, inner, &item_constraints, &format!("{at}/{i}"))?;
                 }
                 Ok(())
             }

@@ -440,6 +440,8 @@ pub struct Constraints {
     pub max_items: Option<u64>,
     /// Exact item count.
     pub exact_items: Option<u64>,
+    /// Constraints on each item of a list (lengths, pattern, format, bounds).
+    pub item: Option<Box<Constraints>>,
 }
 
 impl Constraints {

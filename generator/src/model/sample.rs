@@ -215,7 +215,7 @@ impl Sampler<'_> {
                 if count == 0 {
                     return Value::Array(Vec::new()); // no item to build (it may recurse)
                 }
-                let item = self.value(inner, &Constraints::default(), hint, depth + 1);
+                let item = self.value(inner, c.item.as_deref().unwrap_or(&Constraints::default()), hint, depth + 1);
                 Value::Array((0..count).map(|_| item.clone()).collect())
             }
             TypeRef::Map(inner) => {
