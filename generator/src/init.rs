@@ -79,17 +79,17 @@ pub struct Flags {
     pub dir: PathBuf,
     /// `--name`.
     pub name: Option<String>,
-    /// `--runtime-path`.
+    /// `--runtime-path`, the name `--runtime` had before (hidden, kept for scripts).
     pub runtime_path: Option<PathBuf>,
     /// `--runtime-version`.
     pub runtime_version: Option<String>,
-    /// The global `--config`, which init refuses (it writes the settings file).
+    /// `--config`, which init refuses (it writes the settings file).
     pub config: Option<PathBuf>,
-    /// The global `--spec`: the spec directory inside `dir`.
+    /// `--spec`: the spec directory inside `dir`.
     pub spec: Option<PathBuf>,
-    /// The global `--out`: the output directory inside `dir`.
+    /// `--out`: the output directory inside `dir`.
     pub out: Option<PathBuf>,
-    /// The global `--runtime`, the same as `--runtime-path`.
+    /// `--runtime`: the runtime's directory, relative to `dir`.
     pub runtime: Option<PathBuf>,
 }
 
@@ -375,7 +375,7 @@ fn non_empty(dir: &Path, path: &str, part: Part) -> Result<Option<Refusal>, Init
     } else {
         (
             format!("holds {entries} already: init copies the runtime only into a new or empty directory"),
-            format!("take the runtime from it with --runtime-path {path}, or remove it to copy this apigen's runtime"),
+            format!("take the runtime from it with --runtime {path}, or remove it to copy this apigen's runtime"),
         )
     };
     Ok(Some(Refusal { path: path.to_owned(), problem, hint }))
@@ -385,7 +385,7 @@ fn non_empty(dir: &Path, path: &str, part: Part) -> Result<Option<Refusal>, Init
 fn refusal(path: String, taken: Found, part: Part) -> Refusal {
     let elsewhere = match part {
         Part::Spec => "name another directory with --spec",
-        Part::Runtime => "take the runtime from elsewhere with --runtime-path",
+        Part::Runtime => "take the runtime from elsewhere with --runtime",
         Part::Settings | Part::Workspace => "",
     };
     let (problem, hint) = match taken {
@@ -447,7 +447,7 @@ fn config_text(spec: &str, out: &str, runtime: &Runtime, imported: bool) -> Resu
         Runtime::Vendored => format!("path = {}", toml_string(RUNTIME_DIR)),
         Runtime::Path(path) => {
             let Some(path) = path.to_str() else {
-                return Err(InitError::Flag(format!("--runtime-path {}: not UTF-8", path.display())));
+                return Err(InitError::Flag(format!("--runtime {}: not UTF-8", path.display())));
             };
             format!("path = {}", toml_string(path))
         }

@@ -17,59 +17,105 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Generates Rust crates, OpenAPI and a reference from the YAML API spec.
 ///
 /// Settings come from `apigen.toml` in the current directory or a parent (paths in it are
-/// relative to it); the flags below override them.
+/// relative to it); each command's flags override them (`apigen <command> --help`).
 #[derive(Parser)]
-#[command(name = "apigen", version, about)]
+#[command(
+    name = "apigen",
+    version,
+    about,
+    after_help = "Example:\n  apigen init --from openapi.json my-api && cd my-api && apigen generate"
+)]
 struct Cli {
-    /// The settings file to read instead of looking for `apigen.toml`.
-    #[arg(long, global = true)]
-    config: Option<PathBuf>,
-    /// Directory holding the spec's YAML files (default: `spec`).
-    #[arg(long, global = true)]
-    spec: Option<PathBuf>,
-    /// Directory the generated files go to (default: `generated`).
-    #[arg(long, global = true)]
-    out: Option<PathBuf>,
-    /// Directory of the apigen-runtime crate, which generated manifests point to (default:
-    /// `[runtime]` of the settings, else a registry version).
-    #[arg(long, global = true)]
-    runtime: Option<PathBuf>,
-    /// List every warning: by default a warning class with more than 10 is summarised in one
-    /// line (its count and first places). Errors are always listed in full. `[lint]` of
-    /// apigen.toml sets each class to "allow", "warn" or "deny": missing-description,
-    /// unused-type (allowed by default), unfollowed-link.
-    #[arg(long, short, global = true)]
-    verbose: bool,
+    /// The flags every command took before each command listed its own, still accepted before
+    /// the command's name (`apigen --spec api lint`) so that older scripts keep working.
+    #[command(flatten)]
+    before: Before,
     #[command(subcommand)]
     command: Command,
+}
+
+/// Flags given before the command's name: hidden, each overridden by the command's own.
+#[derive(clap::Args)]
+struct Before {
+    #[arg(long, hide = true)]
+    config: Option<PathBuf>,
+    #[arg(long, hide = true)]
+    spec: Option<PathBuf>,
+    #[arg(long, hide = true)]
+    out: Option<PathBuf>,
+    #[arg(long, hide = true)]
+    runtime: Option<PathBuf>,
+    #[arg(long, short, hide = true)]
+    verbose: bool,
+}
+
+/// Where a command reads the spec: `--config` and `--spec`.
+#[derive(clap::Args)]
+struct SpecArgs {
+    /// The settings file to read instead of looking for `apigen.toml` here or above.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Directory holding the spec's YAML files (default: apigen.toml's `spec`, else `spec`).
+    #[arg(long, value_name = "DIR")]
+    spec: Option<PathBuf>,
+}
+
+/// Where a command writes: `--out` and `--runtime`.
+#[derive(clap::Args)]
+struct OutputArgs {
+    /// Directory the generated files go to (default: apigen.toml's `out`, else `generated`).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Directory of the apigen-runtime crate the generated manifests point to (default:
+    /// apigen.toml's `[runtime]`).
+    #[arg(long, value_name = "DIR")]
+    runtime: Option<PathBuf>,
+}
+
+/// `-v`, on the commands that print the spec's warnings.
+#[derive(clap::Args)]
+struct Verbosity {
+    /// List every warning (by default a class of more than 10 is summarised in one line).
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Writes a starter repository: apigen.toml, a spec with one resource (or, with --from, the
-    /// import of an OpenAPI document), a copy of apigen-runtime, a workspace Cargo.toml and the
-    /// Cargo.lock apigen is tested with; it generates and builds with no edits.
+    /// import of an OpenAPI document), a copy of apigen-runtime, a workspace Cargo.toml and a
+    /// Cargo.lock; it generates and builds with no edits.
     ///
     /// Only into a new or empty place: refuses, before writing anything, an existing
-    /// apigen.toml, a spec or runtime directory holding anything, and links. --spec and --out
-    /// name directories inside DIR (written into apigen.toml); --runtime is --runtime-path;
-    /// --config does not apply.
-    ///
-    /// Adopting apigen for an existing API is one command: `apigen init --from openapi.json
-    /// DIR`, then `apigen generate` and `cargo build` in DIR.
+    /// apigen.toml, a spec or runtime directory holding anything, and links.
+    #[command(
+        after_help = "Example:\n  apigen init --from openapi.json my-api   # then, in my-api: apigen generate && cargo build"
+    )]
     Init(InitArgs),
     /// Reads an OpenAPI 3.0 or 3.1 document (JSON or YAML) and writes the spec it describes into
     /// an existing apigen repository; what the format cannot hold becomes gaps (`apigen gaps`
     /// lists them). To start a repository from a document, use `apigen init --from DOC`.
+    #[command(after_help = "Example:\n  apigen import openapi.json --replace   # then: apigen generate")]
     Import(ImportArgs),
     /// Validates the spec and prints every problem; exits 1 on any error.
-    Lint,
+    ///
+    /// `[lint]` of apigen.toml sets each warning class to "allow", "warn" or "deny":
+    /// missing-description, unused-type (allowed by default), unfollowed-link.
+    #[command(after_help = "Example:\n  apigen lint --spec api/v1")]
+    Lint {
+        #[command(flatten)]
+        spec: SpecArgs,
+        #[command(flatten)]
+        verbosity: Verbosity,
+    },
     /// Prints the JSON Schema of a spec file, for editors: `init` writes it beside apigen.toml
     /// as apigen-spec.schema.json and the spec files it and `import` write name it on their
     /// first line (`# yaml-language-server: $schema=...`), so an editor with a YAML language
     /// server completes and checks keys as you type.
+    #[command(after_help = "Example:\n  apigen schema > apigen-spec.schema.json")]
     Schema,
     /// Prints one line per operation (`METHOD PATH name`), sorted by path then method.
+    #[command(after_help = "Example:\n  apigen list --rust   # client.pets().get(pet_id)  PetsApi::get_pet")]
     List {
         /// Print one line per type instead.
         #[arg(long, conflicts_with = "rust")]
@@ -78,30 +124,57 @@ enum Command {
         /// (`client.health().get_health()  HealthApi::get_health`).
         #[arg(long)]
         rust: bool,
+        #[command(flatten)]
+        spec: SpecArgs,
+        #[command(flatten)]
+        verbosity: Verbosity,
     },
     /// Prints every gap (what the documents do not show) with the decision taken.
-    Gaps,
+    #[command(after_help = "Example:\n  apigen gaps | grep pagination")]
+    Gaps {
+        #[command(flatten)]
+        spec: SpecArgs,
+        #[command(flatten)]
+        verbosity: Verbosity,
+    },
     /// Regenerates the output directory: writes changed files, removes stale ones.
+    #[command(after_help = "Example:\n  apigen generate --spec api --out crates --runtime vendor/apigen-runtime")]
     Generate {
         /// Print every file, relying on nothing the stamp or the cache vouches for.
         #[arg(long)]
         full: bool,
+        #[command(flatten)]
+        spec: SpecArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+        #[command(flatten)]
+        verbosity: Verbosity,
     },
     /// Compares the output directory with what the spec produces; exits 1 on any difference.
+    #[command(after_help = "Example:\n  apigen check   # in CI: fails when generated/ is stale, printing the diff")]
     Check {
         /// Accepted for scripts written before it became the only way: `check` always prints
         /// every file and compares its bytes, trusting no cache.
-        #[arg(long)]
+        #[arg(long, hide = true)]
         full: bool,
+        #[command(flatten)]
+        spec: SpecArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+        #[command(flatten)]
+        verbosity: Verbosity,
     },
     /// Classifies every change between two specs for callers and implementers; exits 1 when
     /// something breaks (unless --allow-breaking), 2 when a spec cannot be read.
+    ///
+    /// BASE and HEAD name a spec directory when one exists at that path, otherwise a git
+    /// revision whose --spec directory is read from git's objects into memory (nothing is
+    /// written to disk; any subdirectory of the repository works).
+    #[command(after_help = "Example:\n  apigen diff --base-rev origin/main   # in CI, on a pull request")]
     Diff(DiffArgs),
 }
 
-/// Arguments of `apigen diff`. BASE and HEAD name a spec directory when one exists at that
-/// path, otherwise a git revision whose `--spec` directory is read from git's objects into
-/// memory (nothing is written to disk; any subdirectory of the repository works).
+/// Arguments of `apigen diff`.
 #[derive(clap::Args)]
 struct DiffArgs {
     /// The old spec: a directory or a git revision.
@@ -111,7 +184,7 @@ struct DiffArgs {
     head: Option<String>,
     /// Read the old spec at this git revision (e.g. the merge base) instead of BASE, straight
     /// from git's objects (nothing is written to disk).
-    #[arg(long, conflicts_with = "base")]
+    #[arg(long, conflicts_with = "base", value_name = "REV")]
     base_rev: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -119,29 +192,46 @@ struct DiffArgs {
     /// Exit 0 even when something breaks.
     #[arg(long)]
     allow_breaking: bool,
+    #[command(flatten)]
+    spec: SpecArgs,
+    #[command(flatten)]
+    verbosity: Verbosity,
 }
 
-/// Arguments of `apigen init` (the global `--spec`, `--out` and `--runtime` are honoured as
-/// the command's documentation says; see `init_options`).
+/// Arguments of `apigen init`.
 #[derive(clap::Args)]
 struct InitArgs {
     /// The directory to write into (created if needed).
     #[arg(default_value = ".")]
     dir: PathBuf,
-    /// The API's name, which prefixes the crates (default: from the directory's name).
-    #[arg(long)]
-    name: Option<String>,
-    /// Take the runtime from this directory (relative to DIR) instead of copying it.
-    #[arg(long, conflicts_with = "runtime_version")]
-    runtime_path: Option<PathBuf>,
-    /// Take the runtime from a registry at this version instead of copying it.
-    #[arg(long)]
-    runtime_version: Option<String>,
     /// Import this OpenAPI document (JSON or YAML, 3.0 or 3.1) as the spec instead of the
     /// starter; the crates are named from the document's file name (or its title when the file
     /// is `openapi.json` or the like) unless --name says otherwise.
     #[arg(long, value_name = "DOC")]
     from: Option<PathBuf>,
+    /// The API's name, which prefixes the crates (default: from the directory's name).
+    #[arg(long)]
+    name: Option<String>,
+    /// The spec directory inside DIR, written into apigen.toml (default: `spec`).
+    #[arg(long, value_name = "DIR")]
+    spec: Option<PathBuf>,
+    /// The output directory inside DIR, written into apigen.toml (default: `generated`).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Take the runtime from this directory (relative to DIR) instead of copying it.
+    #[arg(long, value_name = "DIR")]
+    runtime: Option<PathBuf>,
+    /// The name `--runtime` had on `init` before: hidden, kept so that scripts keep working.
+    #[arg(long, hide = true, conflicts_with = "runtime_version")]
+    runtime_path: Option<PathBuf>,
+    /// Take the runtime from a registry at this version instead of copying it.
+    #[arg(long, value_name = "VERSION")]
+    runtime_version: Option<String>,
+    /// Hidden: refused with why (init writes the settings file other commands read).
+    #[arg(long, hide = true)]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    verbosity: Verbosity,
 }
 
 /// Arguments of `apigen import`.
@@ -155,6 +245,14 @@ struct ImportArgs {
     /// The crate-name prefix (`api.name`) instead of one from the document's file name.
     #[arg(long)]
     name: Option<String>,
+    /// The spec directory to write (default: the project's, from apigen.toml).
+    #[arg(long, value_name = "DIR")]
+    spec: Option<PathBuf>,
+    /// What --spec was called on `import` before: hidden, kept so that scripts keep working.
+    #[arg(long, hide = true)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    verbosity: Verbosity,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -172,58 +270,107 @@ fn shown_diags(diags: &apigen::Diagnostics) -> String {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    VERBOSE.store(cli.verbose, std::sync::atomic::Ordering::Relaxed);
-    if let Command::Schema = &cli.command {
-        print!("{}", apigen::load::SCHEMA);
-        return ExitCode::SUCCESS;
+    let Cli { before, command } = Cli::parse();
+    let verbose = command.verbosity().is_some_and(|v| v.verbose) || before.verbose;
+    VERBOSE.store(verbose, std::sync::atomic::Ordering::Relaxed);
+    match &command {
+        Command::Schema => {
+            print!("{}", apigen::load::SCHEMA);
+            ExitCode::SUCCESS
+        }
+        Command::Init(args) => init(args, &before),
+        Command::Import(args) => import_command(args, &before),
+        Command::Lint { spec, .. } => {
+            with_generator(&before, spec, None, |generator| with_spec(&generator, print_lint))
+        }
+        Command::List { types: true, spec, .. } => {
+            with_generator(&before, spec, None, |g| with_spec(&g, |api| print_lines(listing::types(api))))
+        }
+        Command::List { rust: true, spec, .. } => {
+            with_generator(&before, spec, None, |g| with_spec(&g, |api| print_lines(listing::rust(api))))
+        }
+        Command::List { spec, .. } => {
+            with_generator(&before, spec, None, |g| with_spec(&g, |api| print_lines(listing::operations(api))))
+        }
+        Command::Gaps { spec, .. } => {
+            with_generator(&before, spec, None, |g| with_spec(&g, |api| print_lines(listing::gaps(api))))
+        }
+        Command::Generate { full, spec, output, .. } => {
+            with_generator(&before, spec, Some(output), |g| with_progress(g.full(*full), generate))
+        }
+        Command::Check { full, spec, output, .. } => {
+            with_generator(&before, spec, Some(output), |g| with_progress(g.full(*full), check))
+        }
+        Command::Diff(args) => with_generator(&before, &args.spec, None, |g| diff(args, &g)),
     }
-    if let Command::Init(args) = &cli.command {
-        return init(args, &cli);
+}
+
+impl Command {
+    /// The command's `-v`, when it prints the spec's warnings.
+    fn verbosity(&self) -> Option<&Verbosity> {
+        match self {
+            Command::Init(args) => Some(&args.verbosity),
+            Command::Import(args) => Some(&args.verbosity),
+            Command::Diff(args) => Some(&args.verbosity),
+            Command::Lint { verbosity, .. }
+            | Command::List { verbosity, .. }
+            | Command::Gaps { verbosity, .. }
+            | Command::Generate { verbosity, .. }
+            | Command::Check { verbosity, .. } => Some(verbosity),
+            Command::Schema => None,
+        }
     }
-    if let Command::Import(args) = &cli.command {
-        // The spec directory to write: --spec, else --out (what the import produces is a
-        // spec; `--out` is kept for it as documented), else `spec`. With both, --spec names
-        // the spec, as for every other command.
-        let Some(out) = cli.spec.clone().or(cli.out.clone()).or_else(project_spec) else {
-            eprintln!(
-                "error: no apigen.toml here or above, and no --out: nothing was written\n  hint: `apigen init --from {} \
-                 [DIR]` starts a project from the document (apigen.toml, spec/, the runtime); `apigen import DOC --out DIR` \
-                 writes only the spec files",
-                args.document.display()
-            );
-            return ExitCode::FAILURE;
-        };
-        return import(args, &out);
-    }
+}
+
+/// The settings of a command that reads the spec: apigen.toml's, overridden by the command's
+/// flags, themselves overriding the same flags given before the command's name.
+fn with_generator(
+    before: &Before,
+    spec: &SpecArgs,
+    output: Option<&OutputArgs>,
+    command: impl FnOnce(Generator) -> ExitCode,
+) -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let flags = Flags { config: cli.config, spec: cli.spec, out: cli.out, runtime: cli.runtime };
-    let generator = match apigen::config::resolve(flags, &cwd) {
-        Ok(settings) => Generator::from(settings),
+    let flags = Flags {
+        config: spec.config.clone().or_else(|| before.config.clone()),
+        spec: spec.spec.clone().or_else(|| before.spec.clone()),
+        out: output.and_then(|o| o.out.clone()).or_else(|| before.out.clone()),
+        runtime: output.and_then(|o| o.runtime.clone()).or_else(|| before.runtime.clone()),
+    };
+    match apigen::config::resolve(flags, &cwd) {
+        Ok(settings) => command(Generator::from(settings)),
         Err(error) => {
             eprintln!("error: {error}");
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
-    match cli.command {
-        Command::Lint => with_spec(&generator, |api| {
-            let count = apigen::diag::count;
-            println!(
-                "ok: {}, {}, {}",
-                count(api.operations.len(), "operation"),
-                types_counted(api),
-                count(api.gaps.len(), "gap")
-            );
-        }),
-        Command::List { types: true, .. } => with_spec(&generator, |api| print_lines(listing::types(api))),
-        Command::List { rust: true, .. } => with_spec(&generator, |api| print_lines(listing::rust(api))),
-        Command::List { .. } => with_spec(&generator, |api| print_lines(listing::operations(api))),
-        Command::Gaps => with_spec(&generator, |api| print_lines(listing::gaps(api))),
-        Command::Generate { full } => with_progress(generator.full(full), generate),
-        Command::Check { full } => with_progress(generator.full(full), check),
-        Command::Diff(args) => diff(&args, &generator),
-        Command::Init(_) | Command::Import(_) | Command::Schema => unreachable!("handled above"),
     }
+}
+
+/// `apigen lint`'s line when the spec holds.
+fn print_lint(api: &Api) {
+    let count = apigen::diag::count;
+    println!(
+        "ok: {}, {}, {}",
+        count(api.operations.len(), "operation"),
+        types_counted(api),
+        count(api.gaps.len(), "gap")
+    );
+}
+
+/// `apigen import DOC`: the spec directory to write is --spec, else --out (its name before),
+/// else the project's.
+fn import_command(args: &ImportArgs, before: &Before) -> ExitCode {
+    let given = [&args.spec, &args.out, &before.spec, &before.out].into_iter().find_map(Clone::clone);
+    let Some(out) = given.or_else(project_spec) else {
+        eprintln!(
+            "error: no apigen.toml here or above, and no --spec: nothing was written\n  hint: `apigen init --from {} \
+             [DIR]` starts a project from the document (apigen.toml, spec/, the runtime); `apigen import DOC --spec DIR` \
+             writes only the spec files",
+            args.document.display()
+        );
+        return ExitCode::FAILURE;
+    };
+    import(args, &out)
 }
 
 /// The Rust types of the spec, saying how many are inline shapes lifted into types of their own
@@ -269,8 +416,8 @@ fn with_spec(generator: &Generator, print: impl FnOnce(&Api)) -> ExitCode {
     }
 }
 
-fn init(args: &InitArgs, cli: &Cli) -> ExitCode {
-    let options = match init_options(args, cli) {
+fn init(args: &InitArgs, before: &Before) -> ExitCode {
+    let options = match init_options(args, before) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("error: {message}");
@@ -350,17 +497,17 @@ fn init_from(args: &InitArgs, options: &apigen::init::Options, document: &std::p
     }
 }
 
-/// What `init` writes, from its arguments and the global flags it honours.
-fn init_options(args: &InitArgs, cli: &Cli) -> Result<apigen::init::Options, String> {
+/// What `init` writes, from its arguments (and those given before `init`, as scripts did).
+fn init_options(args: &InitArgs, before: &Before) -> Result<apigen::init::Options, String> {
     apigen::init::Options::from_flags(&apigen::init::Flags {
         dir: args.dir.clone(),
         name: args.name.clone(),
         runtime_path: args.runtime_path.clone(),
         runtime_version: args.runtime_version.clone(),
-        config: cli.config.clone(),
-        spec: cli.spec.clone(),
-        out: cli.out.clone(),
-        runtime: cli.runtime.clone(),
+        config: args.config.clone().or_else(|| before.config.clone()),
+        spec: args.spec.clone().or_else(|| before.spec.clone()),
+        out: args.out.clone().or_else(|| before.out.clone()),
+        runtime: args.runtime.clone().or_else(|| before.runtime.clone()),
     })
 }
 

@@ -293,8 +293,8 @@ fn import_outside_a_project_without_out_writes_nothing_and_names_init_from() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stderr(&output),
-        "error: no apigen.toml here or above, and no --out: nothing was written\n  hint: `apigen init --from pets.json \
-         [DIR]` starts a project from the document (apigen.toml, spec/, the runtime); `apigen import DOC --out DIR` \
+        "error: no apigen.toml here or above, and no --spec: nothing was written\n  hint: `apigen init --from pets.json \
+         [DIR]` starts a project from the document (apigen.toml, spec/, the runtime); `apigen import DOC --spec DIR` \
          writes only the spec files\n"
     );
     let left: Vec<String> =

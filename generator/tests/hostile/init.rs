@@ -85,7 +85,7 @@ fn an_existing_runtime_directory_is_refused_not_mixed_into() {
     assert_eq!(
         stderr,
         "error: acme/apigen-runtime: holds 1 entry already: init copies the runtime only into a new or empty directory\n  \
-         hint: take the runtime from it with --runtime-path apigen-runtime, or remove it to copy this apigen's runtime\n\
+         hint: take the runtime from it with --runtime apigen-runtime, or remove it to copy this apigen's runtime\n\
          error: nothing was written\n"
     );
 }
