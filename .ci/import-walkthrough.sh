@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's import walkthrough as a new user runs it: the block after the marker
-# `<!-- import-walkthrough` in README.md, run as it is in a clean directory outside this
+# The guide's import walkthrough as a new user runs it: the block after the marker
+# `<!-- import-walkthrough` in docs/src/import.md, run as it is in a clean directory outside this
 # repository, with the installed apigen first on PATH and the Petstore fixture as openapi.json.
 # Usage: .ci/import-walkthrough.sh APIGEN_BIN_DIR
 # Cargo runs offline (CARGO_NET_OFFLINE): the lock file init writes names only crates this
@@ -8,8 +8,8 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 bin_dir="$(cd "$1" && pwd)"
-block="$(awk '/^<!-- import-walkthrough/ { found = 1; next } found && /^```sh/ { inside = 1; next } inside && /^```/ { exit } inside { print }' "$repo/README.md")"
-[ -n "$block" ] || { echo "README.md has no import walkthrough block" >&2; exit 1; }
+block="$(awk '/^<!-- import-walkthrough/ { found = 1; next } found && /^```sh/ { inside = 1; next } inside && /^```/ { exit } inside { print }' "$repo/docs/src/import.md")"
+[ -n "$block" ] || { echo "docs/src/import.md has no import walkthrough block" >&2; exit 1; }
 home="$(mktemp -d)"
 cp "$repo/tests/fixtures/openapi/petstore-3.0.json" "$home/openapi.json"
 printf '%s\n' "$block" >"$home/walkthrough.sh"

@@ -537,7 +537,7 @@ fn workspace_toml(out: &str) -> String {
          members = [{}]\n\
          \n\
          [profile.dev]\n\
-         # Debug info is the largest part of a debug build (apigen's README: costs); line tables\n\
+         # Debug info is the largest part of a debug build (apigen's guide: Performance); line tables\n\
          # are enough for backtraces.\n\
          debug = \"line-tables-only\"\n",
         members.join(", ")

@@ -131,3 +131,19 @@ pub mod calls {
 #[doc = include_str!("../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeExamples;
+
+/// The guide's Rust examples (`docs/src`), each chapter holding some compiled (and the
+/// runnable ones run) as doctests; `generator/tests/guide.rs` fails on a block marked `ignore`.
+#[cfg(doctest)]
+pub mod guide {
+    #[doc = include_str!("../../docs/src/tutorial.md")]
+    pub struct Tutorial;
+    #[doc = include_str!("../../docs/src/project.md")]
+    pub struct Project;
+    #[doc = include_str!("../../docs/src/server.md")]
+    pub struct Server;
+    #[doc = include_str!("../../docs/src/client.md")]
+    pub struct Client;
+    #[doc = include_str!("../../docs/src/sandbox.md")]
+    pub struct Sandbox;
+}

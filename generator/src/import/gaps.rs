@@ -103,9 +103,9 @@ kinds! {
     ERROR_BODY_ELSEWHERE = "error-body-elsewhere", "Client error responses (4xx, `default`) of an operation whose JSON body is another schema than the error body most error responses share (authentiq's RFC 9457 problems beside its OAuth errors).",
         "The router's own refusals of that operation (400, 401, 404, 405, 406, 413, 415) are written in `api.errors`; the handler answers the operation's own error types.";
     ERROR_BODY_BY_NAME = "error-body-by-name", "Where the error body holds its message, status and violations: OpenAPI has no word for it.",
-        "Told from the field names (README, \"Importing an OpenAPI document\") and declared as `api.errors`: check the pointers against the API's documentation.";
+        "Told from the field names (apigen's guide, \"Importing an OpenAPI document\") and declared as `api.errors`: check the pointers against the API's documentation.";
     PAGINATION = "pagination", "How a list pages: OpenAPI has no word for it, so the import tells it from the names the document uses (a `Link` response header, a `has_more` boolean with a `starting_after` parameter, a next cursor in the body and the parameter taking it, an `offset` or `page` parameter).",
-        "Declared as the convention those names say (`pagination`; the rules are in the README's \"Importing an OpenAPI document\"): check it against the API's documentation.";
+        "Declared as the convention those names say (`pagination`; the rules are in apigen's guide, \"Importing an OpenAPI document\"): check it against the API's documentation.";
     PAGE_URL = "pagination-next-url", "Lists whose next page is a URL in the body (Azure's `nextLink`, OData's `@odata.nextLink`, `next_page_url`): the format's `cursor` style passes a token as a query parameter, and its `link` style reads the `Link` header.",
         "A plain response (no `.stream()`): the caller follows the URL.";
     PAGE_UNTOLD = "pagination-unknown", "Lists taking a paging parameter (`cursor`, `after`, `page_token`, a `page` or `offset` that is not an integer, ...) whose response shows no next position the format can read: no `Link` header, no `has_more`, no next cursor.",

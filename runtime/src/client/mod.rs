@@ -10,7 +10,8 @@
 //! the failing field and a snippet of the body), or a request that fails validation.
 //!
 //! TLS is rustls with the ring crypto provider (installed as the process default when none
-//! is): it builds in about a third of the time of reqwest's default aws-lc-rs (see README).
+//! is): it builds in about a third of the time of reqwest's default aws-lc-rs (the guide's
+//! client chapter, `docs/src/client.md`, has the measurement).
 //!
 //! By concern: the shared [`Core`], every method generated code calls on it, and the loop of
 //! attempts (`core`); the [`Builder`] (`builder`); the [`Settings`], [`Credentials`] and
