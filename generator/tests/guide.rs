@@ -173,6 +173,20 @@ fn apigen_in(dir: &Path, args: &[&str]) -> Output {
         .expect("apigen runs")
 }
 
+/// The arguments a shell line gives apigen, run as `apigen ...` or as `cargo run [...] -p apigen
+/// [...] -- ...`; a shell variable or quoted word stands for some value (`X`).
+fn apigen_args(line: &str) -> Option<Vec<&str>> {
+    let words = words(line);
+    let args = match words.as_slice() {
+        ["apigen", args @ ..] => args,
+        ["cargo", "run", rest @ ..] if rest.windows(2).any(|pair| pair == ["-p", "apigen"]) => {
+            &rest[rest.iter().position(|word| *word == "--")? + 1..]
+        }
+        _ => return None,
+    };
+    Some(args.iter().map(|word| if word.contains('$') || word.contains('"') { "X" } else { word }).collect())
+}
+
 #[test]
 fn every_apigen_command_the_pages_show_parses() {
     // Each command line of a shell block, with `--help` added: an unknown command or flag
@@ -185,11 +199,7 @@ fn every_apigen_command_the_pages_show_parses() {
             }
             for line in body.lines() {
                 let line = line.trim_start().trim_start_matches("- run: ").trim_start_matches("$ ");
-                let words = words(line);
-                if words.first() != Some(&"apigen") || words.iter().any(|w| w.starts_with('"') || w.contains('$')) {
-                    continue;
-                }
-                let mut args: Vec<&str> = words[1..].to_vec();
+                let Some(mut args) = apigen_args(line) else { continue };
                 args.push("--help");
                 let output = apigen_in(&repo(), &args);
                 if !output.status.success() {
