@@ -800,4 +800,11 @@ async fn path_lists_travel_comma_separated_and_each_item_is_checked() {
         ("path.modes/0".into(), "\"card\" is not one of: payment, subscription".into()),
     ];
     assert_eq!((status, found), (400, expected));
+    // `item: { minimum: 1 }`: each item checked, named by its index.
+    let (status, found) = violations_of(get("1,0,-2/payment").await.unwrap()).await;
+    let expected: Vec<(String, String)> = vec![
+        ("path.ids/1".into(), "must be at least 1 (found 0)".into()),
+        ("path.ids/2".into(), "must be at least 1 (found -2)".into()),
+    ];
+    assert_eq!((status, found), (400, expected));
 }
