@@ -1625,6 +1625,22 @@ fn the_error_body_most_error_responses_share_becomes_api_errors() {
             "    status: ::core::option::Option::None,\n    message: \"/error/message\",\n    code: ::core::option::Option::None,\n    \
              violations: ::core::option::Option::Some(\"/error/details\"),\n    violation_path: \"target\",\n",
         ),
+        // Written inline under each shared response (`components/responses`), copies whose
+        // descriptions and examples differ: one shape, `ErrorBody`; its required `extensions`
+        // object (nothing required inside) is filled with `{}`.
+        (
+            "errors-responses-3.0.json",
+            "  errors: { type: ErrorBody, media_type: application/json, message: /message, fill: [/extensions] }\n",
+            "error-body-by-name",
+            "    violation_message: \"message\",\n    fill: &[(\"/extensions\", \"{}\")],\n",
+        ),
+        // Repeated inline at each operation's 4xx and 5xx, each copy documented its own way.
+        (
+            "errors-repeated-3.0.json",
+            "  errors: { type: ErrorBody, media_type: application/json, status: /status, message: /detail }\n",
+            "error-body-by-name",
+            "    status: ::core::option::Option::Some(\"/status\"),\n    message: \"/detail\",\n",
+        ),
         // Shared and without a message, answered as `application/problem+json`: the built-in
         // body, in that media type.
         (
@@ -1658,6 +1674,33 @@ fn the_error_body_most_error_responses_share_becomes_api_errors() {
         assert!(root.contains(shape), "{doc}: {root}");
         assert!(root.contains("&ERRORS,"), "{doc}: the router is given the shape");
     }
+}
+
+#[test]
+fn an_error_body_written_inline_is_declared_once_as_error_body_where_it_is_shared() {
+    // Under `components/responses`: the type is the first shared response's copy, and the
+    // gap points there rather than at an operation.
+    let (dir, _, _) = import("fixtures/openapi/errors-responses-3.0.json");
+    let schemas = std::fs::read_to_string(dir.path().join("spec/schemas.yaml")).unwrap();
+    let declared = "  ErrorBody:\n    description: A bad request\n    fields:\n      \
+                    message: { type: string, description: What went wrong. }\n      extensions:\n        \
+                    description: Details of a bad request\n        fields:\n          \
+                    code: { type: string, optional: true }\n          trace: { type: string, optional: true }\n    \
+                    gaps: [error-body-by-name]\n";
+    assert!(schemas.contains(declared), "{schemas}");
+    let api_yaml = std::fs::read_to_string(dir.path().join("spec/api.yaml")).unwrap();
+    let source =
+        "source: \"errors-responses-3.0.json: \\x23/components/responses/BadRequest/content/application~1json/schema\"";
+    assert!(api_yaml.contains(source), "{api_yaml}");
+    // Repeated at each operation: declared once, the copies' own descriptions aside.
+    let (dir, _, api) = import("fixtures/openapi/errors-repeated-3.0.json");
+    let schemas = std::fs::read_to_string(dir.path().join("spec/schemas.yaml")).unwrap();
+    assert_eq!(schemas.matches("fields:").count(), 2, "ErrorBody and Thing only: {schemas}");
+    assert!(
+        schemas.contains("      status: { type: integer, sample: 400 }\n      detail: { type: string, description: What went wrong with getA. }\n      hint: { type: string, optional: true }\n"),
+        "{schemas}"
+    );
+    assert_eq!(api.errors.ty.as_deref(), Some("ErrorBody"));
 }
 
 #[test]

@@ -5,8 +5,11 @@
 //!    JSON body of more than half of the document's 4xx, 5xx and `default` responses (each use
 //!    by an operation counts; a response with an inline schema counts against every
 //!    component), or the object schema written inline at more than half of them, copy
-//!    for copy (a bundler's copies of Azure's common `ErrorResponse`), declared as type
-//!    `ErrorBody`. Components alike (the same property names, the same required ones: an API
+//!    for copy (a bundler's copies of Azure's common `ErrorResponse`, the copies under each
+//!    of `components/responses`, or one repeated at each operation), declared as type
+//!    `ErrorBody` from the first copy met. Copies are compared without the keywords that only
+//!    document them (`description`, `title`, `example`, `examples`, `externalDocs`), so each
+//!    operation's own wording of one error body does not make it several. Components alike (the same property names, the same required ones: an API
 //!    declaring `BadRequestResponse`, `UnauthorizedResponse`, ... of one shape) count as one,
 //!    answered as the one used most, when the fields the router writes have the same types in
 //!    all of them. None: the built-in error body, gap `error-body`.
@@ -29,7 +32,8 @@
 //! 6. `fill`: every other required field that is a scalar or an enumeration (RFC 9457's
 //!    `type`, HubSpot's `correlationId`, Stripe's `error.type`), which the router writes with
 //!    the field's sample (the document's example, its default, its first value, or one made
-//!    to fit its constraints).
+//!    to fit its constraints), or an object or map whose own required fields are all such
+//!    (GraphQL's `extensions`, which `{}` fills).
 //!
 //! What lint checks of `api.errors` is checked here first: the type is an object, and the
 //! generated router can fill every required field (each is named by a pointer, a pointer
@@ -88,8 +92,42 @@ fn error_schema_key(schema: &Value) -> Option<String> {
             let key = reference.strip_prefix("#/components/schemas/").filter(|key| !key.contains('/'))?;
             Some(key.replace("~1", "/").replace("~0", "~"))
         }
-        None if schema.get("properties").is_some() => Some(format!("{INLINE}{schema}")),
+        None if schema.get("properties").is_some() => Some(format!("{INLINE}{}", essence(schema))),
         None => None,
+    }
+}
+
+/// Keywords that document a schema without shaping its values: two inline copies differing
+/// only in them (each operation's own `description` or `example` of one error body) are one.
+const DOCUMENTING: &[&str] = &["description", "title", "example", "examples", "externalDocs"];
+
+/// Keywords whose value is a map of names to schemas: its keys are names, never keywords.
+const NAMED_SCHEMAS: &[&str] = &["properties", "patternProperties", "definitions", "$defs"];
+
+/// Keywords whose value is data, kept as written.
+const DATA: &[&str] = &["enum", "const", "default", "required"];
+
+/// A schema without its documenting keywords, at any depth: what an inline error schema is
+/// compared by.
+fn essence(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(key, _)| !DOCUMENTING.contains(&key.as_str()))
+                .map(|(key, value)| {
+                    let value = match value {
+                        Value::Object(named) if NAMED_SCHEMAS.contains(&key.as_str()) => {
+                            Value::Object(named.iter().map(|(name, s)| (name.clone(), essence(s))).collect())
+                        }
+                        _ if DATA.contains(&key.as_str()) => value.clone(),
+                        _ => essence(value),
+                    };
+                    (key.clone(), value)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(essence).collect()),
+        other => other.clone(),
     }
 }
 
@@ -334,9 +372,24 @@ impl Importer<'_> {
     }
 
     /// True when lint can give the field a sample the router writes: a scalar or an
-    /// enumeration, without a pattern unless the document shows a sample.
+    /// enumeration, without a pattern unless the document shows a sample, or an object (a
+    /// map) whose required fields all have one (`{}` fills GraphQL's `extensions`).
     fn has_sample(&self, field: &Map<String, Value>) -> bool {
+        self.has_sample_at(field, 0)
+    }
+
+    fn has_sample_at(&self, field: &Map<String, Value>, depth: usize) -> bool {
         let ty = field_type(field);
+        if ty.starts_with("map<") {
+            return true;
+        }
+        if let Some(fields) = self.object_fields(field).filter(|_| depth < 8) {
+            return fields
+                .values()
+                .filter_map(Value::as_object)
+                .filter(|f| is_required(f))
+                .all(|f| self.has_sample_at(f, depth + 1));
+        }
         let scalar = matches!(ty, "string" | "integer" | "number" | "boolean" | "url" | "date-time");
         let enumeration =
             field.contains_key("enum") || self.built.types.get(ty).is_some_and(|t| t.node.contains_key("enum"));
@@ -435,11 +488,18 @@ pub(super) fn error_media_places(doc: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Where the inline error schema of `key` is first met (for the gap's source).
+/// Where the inline error schema of `key` is first met (for the gap's source): under a shared
+/// response (`#/components/responses/BadRequest/...`) when one holds it, else at an operation.
 fn first_inline_error(doc: &Value, key: &str) -> String {
-    for (pointer, content) in error_contents(doc) {
+    let shared = doc.pointer("/components/responses").and_then(Value::as_object).into_iter().flatten();
+    let shared = shared.filter_map(|(name, response)| {
+        let content = response.get("content")?.as_object()?;
+        Some((refs::child("#/components/responses", name), content))
+    });
+    let operations = error_contents(doc);
+    for (pointer, content) in shared.chain(operations) {
         let Some((media, schema)) = json_media(content) else { continue };
-        if format!("{INLINE}{schema}") == key {
+        if error_schema_key(schema).is_some_and(|k| k == key) {
             return refs::child(&refs::child(&refs::child(&pointer, "content"), media), "schema");
         }
     }

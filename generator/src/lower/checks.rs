@@ -258,7 +258,7 @@ impl Lowerer<'_> {
                     let found = found.map_or("no field".to_owned(), |(_, field)| format!("`{}`", field.ty));
                     self.diags
                         .error(at, format!("`{pointer}` of `{name}` should be a scalar field the router fills with its sample; it holds {found}"))
-                        .hint("point at a string, number, boolean or enumeration field of the error type");
+                        .hint("point at a string, number, boolean or enumeration field of the error type, or an object (a map) whose required fields are such");
                 }
             }
         }
@@ -282,17 +282,30 @@ impl Lowerer<'_> {
     }
 
     /// The value the router writes into a `fill` field: its sample, else its default, else
-    /// its enumeration's first value, else a scalar made to fit its constraints; `None` for a
-    /// field that is not a scalar.
+    /// its enumeration's first value, else a scalar made to fit its constraints, else for an
+    /// object the object of its required fields each filled so (`{}` when it has none, as
+    /// GraphQL's `extensions`) and for a map `{}`; `None` for anything else.
     fn fill_value(&self, field: &Field) -> Option<Value> {
+        self.fill_value_at(field, 0)
+    }
+
+    fn fill_value_at(&self, field: &Field, depth: usize) -> Option<Value> {
         let made = match &field.ty {
             TypeRef::Named(name) => match &self.types.get(name)?.kind {
                 TypeKind::Enum(e) => {
                     let first = &e.values.first()?.wire;
                     Some(if e.integer { Value::from(first.parse::<i64>().ok()?) } else { Value::from(first.as_str()) })
                 }
+                TypeKind::Object(object) if depth < 8 => {
+                    let filled: Option<serde_json::Map<String, Value>> = object
+                        .required_fields()
+                        .map(|inner| Some((inner.wire.clone(), self.fill_value_at(inner, depth + 1)?)))
+                        .collect();
+                    Some(Value::Object(filled?))
+                }
                 _ => return None,
             },
+            TypeRef::Map(_) => Some(Value::Object(serde_json::Map::new())),
             TypeRef::String
             | TypeRef::Integer
             | TypeRef::Number
