@@ -12,6 +12,9 @@ use docs_api_types::{
     SiteSectionOrGroup, SpaceRef, UpdateChangeRequestAnswer, UpdateOrganizationAnswer, UpdateOrganizationTeamAnswer,
     VariableValue,
 };
+use docs_api_types::{
+    CreateSiteSpaceAnswer, UpdateSiteSectionAnswer, UpdateSiteSectionGroupAnswer, UpdateSiteSpaceAnswer,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -269,6 +272,35 @@ async fn publishing_a_site_may_answer_a_checkout_session_instead_of_the_site() {
     // The types alone read the same.
     let read: SitePublication = serde_json::from_value(json!({"type": "checkout", "sessionId": "cs_9"})).unwrap();
     assert!(matches!(read, SitePublication::SiteCheckoutSession(s) if s.session_id == "cs_9"));
+}
+
+#[tokio::test]
+async fn site_structure_changes_the_service_answers_with_204_and_no_body_are_accepted() {
+    // The service's newer version (gap `site-structure-no-content`).
+    let site_space = json!({"object": "site-space", "id": "sitesp_2", "path": "v2", "title": "V2"});
+    let client = serve_statuses(vec![
+        ("/v1/orgs/org_1/sites/site_1/site-spaces", 204, None),
+        ("/v1/orgs/org_1/sites/site_1/sections/sec_1", 204, None),
+        ("/v1/orgs/org_1/sites/site_1/site-spaces/sitesp_1", 204, None),
+        ("/v1/orgs/org_1/sites/site_1/site-spaces/sitesp_2", 200, Some(site_space)),
+        ("/v1/orgs/org_1/sites/site_1/section-groups/group_1", 204, None),
+    ])
+    .await;
+    let structure = client.site_structure();
+    let added = structure.create_site_space("org_1", "site_1", "space_1").send_with_response().await.unwrap();
+    assert_eq!((added.status, added.body), (204, CreateSiteSpaceAnswer::NoContent));
+    let section = structure.update_site_section("org_1", "site_1", "sec_1").title("Guides").send().await.unwrap();
+    assert_eq!(section, UpdateSiteSectionAnswer::NoContent);
+    let space = structure.update_site_space("org_1", "site_1", "sitesp_1").path("v2").send().await.unwrap();
+    assert_eq!(space, UpdateSiteSpaceAnswer::NoContent);
+    let UpdateSiteSpaceAnswer::Ok(space) =
+        structure.update_site_space("org_1", "site_1", "sitesp_2").path("v2").send().await.unwrap()
+    else {
+        panic!("200 answers the site space")
+    };
+    assert_eq!(space.path, "v2");
+    let group = structure.update_site_section_group("org_1", "site_1", "group_1").title("P").send().await.unwrap();
+    assert_eq!((group.status(), group), (204, UpdateSiteSectionGroupAnswer::NoContent));
 }
 
 #[tokio::test]

@@ -122,9 +122,10 @@ impl<'a> ChangeRequestsClient<'a> {
     /// receives `<Operation>Answer` (`Ok(resource)` or `NoContent`; after a 204, read the
     /// resource again if it is needed). Updates whose status the documents give (200:
     /// collections, spaces, members, OpenAPI specs, translations, change request comments) or
-    /// whose meaning is "(OK)" (sites, site sections, site spaces, section groups) answer 200
-    /// only, and a space comment's update follows its change request twin's 200 (gap
-    /// `success-status-dash`). The sandbox answers 200 with the resource.
+    /// whose meaning is "(OK)" (sites) answer 200 only, and a space comment's update follows
+    /// its change request twin's 200 (gap `success-status-dash`); site sections, site spaces
+    /// and section groups, which the service answers 204 too, follow gap
+    /// `site-structure-no-content`. The sandbox answers 200 with the resource.
     pub fn update(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,

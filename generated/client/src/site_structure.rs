@@ -104,7 +104,7 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Changes the fields given; omitted fields stay as they are; null removes `condition`, `icon` and `description`.
     ///
-    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}` answers 200 with `SiteSection`.
+    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}` answers 200 with `SiteSection`, 204 with no body.
     ///
     /// Source: Part B §4.2.
     ///
@@ -113,6 +113,13 @@ impl<'a> SiteStructureClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-structure-no-content`: `createSiteSpace` answers 201 with the site space, and `updateSiteSection`,
+    /// `updateSiteSpace` and `updateSiteSectionGroup` 200 with the resource (gap
+    /// `success-status-dash`), or each 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Created(site space)` or `Ok(resource)`, or `NoContent`;
+    /// after a 204, read the resource again if it is needed), as the updates of gap
+    /// `update-no-content` do. The sandbox answers with the resource.
     pub fn update_site_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -205,7 +212,7 @@ impl<'a> SiteStructureClient<'a> {
     }
     /// Add a space to a site as a site space.
     ///
-    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` answers 201 with `SiteSpace`.
+    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` answers 201 with `SiteSpace`, 204 with no body.
     ///
     /// Source: Part B §4.3.
     ///
@@ -214,6 +221,13 @@ impl<'a> SiteStructureClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-structure-no-content`: `createSiteSpace` answers 201 with the site space, and `updateSiteSection`,
+    /// `updateSiteSpace` and `updateSiteSectionGroup` 200 with the resource (gap
+    /// `success-status-dash`), or each 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Created(site space)` or `Ok(resource)`, or `NoContent`;
+    /// after a 204, read the resource again if it is needed), as the updates of gap
+    /// `update-no-content` do. The sandbox answers with the resource.
     pub fn create_site_space(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -264,7 +278,7 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Changes the fields given; omitted fields stay as they are; null removes `condition`.
     ///
-    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}` answers 200 with `SiteSpace`.
+    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}` answers 200 with `SiteSpace`, 204 with no body.
     ///
     /// Source: Part B §4.3.
     ///
@@ -273,6 +287,13 @@ impl<'a> SiteStructureClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-structure-no-content`: `createSiteSpace` answers 201 with the site space, and `updateSiteSection`,
+    /// `updateSiteSpace` and `updateSiteSectionGroup` 200 with the resource (gap
+    /// `success-status-dash`), or each 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Created(site space)` or `Ok(resource)`, or `NoContent`;
+    /// after a 204, read the resource again if it is needed), as the updates of gap
+    /// `update-no-content` do. The sandbox answers with the resource.
     pub fn update_site_space(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -419,7 +440,7 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Changes the fields given; omitted fields stay as they are.
     ///
-    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}` answers 200 with `SiteSectionGroup`.
+    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}` answers 200 with `SiteSectionGroup`, 204 with no body.
     ///
     /// Source: Part B §4.4.
     ///
@@ -428,6 +449,13 @@ impl<'a> SiteStructureClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-structure-no-content`: `createSiteSpace` answers 201 with the site space, and `updateSiteSection`,
+    /// `updateSiteSpace` and `updateSiteSectionGroup` 200 with the resource (gap
+    /// `success-status-dash`), or each 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Created(site space)` or `Ok(resource)`, or `NoContent`;
+    /// after a 204, read the resource again if it is needed), as the updates of gap
+    /// `update-no-content` do. The sandbox answers with the resource.
     pub fn update_site_section_group(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -771,7 +799,7 @@ pub struct UpdateSiteSectionRequest {
 /// A `updateSiteSection` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}`): set optional values, then `.send()`.
 pub type UpdateSiteSectionBuilder<'a> = crate::Request<'a, UpdateSiteSectionRequest>;
 impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSectionRequest {
-    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SiteSection>;
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
@@ -793,6 +821,28 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSectionRequest {
                 headers,
             )
         })
+    }
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateSiteSectionRequest {
+    type Value = ::docs_api_types::UpdateSiteSectionAnswer;
+    fn decode(
+        answer: &::apigen_runtime::codegen::client::Answer,
+    ) -> ::core::result::Result<
+        ::docs_api_types::UpdateSiteSectionAnswer,
+        ::apigen_runtime::client::Error,
+    > {
+        ::core::result::Result::Ok(
+            match answer.status {
+                204u16 => ::docs_api_types::UpdateSiteSectionAnswer::NoContent,
+                _ => {
+                    ::docs_api_types::UpdateSiteSectionAnswer::Ok(
+                        ::apigen_runtime::codegen::client::variant::<
+                            ::docs_api_types::SiteSection,
+                        >(answer)?,
+                    )
+                }
+            },
+        )
     }
 }
 impl UpdateSiteSectionBuilder<'_> {
@@ -1045,7 +1095,7 @@ pub struct CreateSiteSpaceRequest {
 /// A `createSiteSpace` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces`): set optional values, then `.send()`.
 pub type CreateSiteSpaceBuilder<'a> = crate::Request<'a, CreateSiteSpaceRequest>;
 impl ::apigen_runtime::codegen::client::Operation for CreateSiteSpaceRequest {
-    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SiteSpace>;
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
@@ -1066,6 +1116,28 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSiteSpaceRequest {
                 headers,
             )
         })
+    }
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer for CreateSiteSpaceRequest {
+    type Value = ::docs_api_types::CreateSiteSpaceAnswer;
+    fn decode(
+        answer: &::apigen_runtime::codegen::client::Answer,
+    ) -> ::core::result::Result<
+        ::docs_api_types::CreateSiteSpaceAnswer,
+        ::apigen_runtime::client::Error,
+    > {
+        ::core::result::Result::Ok(
+            match answer.status {
+                204u16 => ::docs_api_types::CreateSiteSpaceAnswer::NoContent,
+                _ => {
+                    ::docs_api_types::CreateSiteSpaceAnswer::Created(
+                        ::apigen_runtime::codegen::client::variant::<
+                            ::docs_api_types::SiteSpace,
+                        >(answer)?,
+                    )
+                }
+            },
+        )
     }
 }
 impl CreateSiteSpaceBuilder<'_> {
@@ -1128,7 +1200,7 @@ pub struct UpdateSiteSpaceRequest {
 /// A `updateSiteSpace` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}`): set optional values, then `.send()`.
 pub type UpdateSiteSpaceBuilder<'a> = crate::Request<'a, UpdateSiteSpaceRequest>;
 impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSpaceRequest {
-    type Kind = ::apigen_runtime::codegen::client::Json<::docs_api_types::SiteSpace>;
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
@@ -1150,6 +1222,28 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSpaceRequest {
                 headers,
             )
         })
+    }
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateSiteSpaceRequest {
+    type Value = ::docs_api_types::UpdateSiteSpaceAnswer;
+    fn decode(
+        answer: &::apigen_runtime::codegen::client::Answer,
+    ) -> ::core::result::Result<
+        ::docs_api_types::UpdateSiteSpaceAnswer,
+        ::apigen_runtime::client::Error,
+    > {
+        ::core::result::Result::Ok(
+            match answer.status {
+                204u16 => ::docs_api_types::UpdateSiteSpaceAnswer::NoContent,
+                _ => {
+                    ::docs_api_types::UpdateSiteSpaceAnswer::Ok(
+                        ::apigen_runtime::codegen::client::variant::<
+                            ::docs_api_types::SiteSpace,
+                        >(answer)?,
+                    )
+                }
+            },
+        )
     }
 }
 impl UpdateSiteSpaceBuilder<'_> {
@@ -1446,9 +1540,7 @@ pub type UpdateSiteSectionGroupBuilder<'a> = crate::Request<
     UpdateSiteSectionGroupRequest,
 >;
 impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSectionGroupRequest {
-    type Kind = ::apigen_runtime::codegen::client::Json<
-        ::docs_api_types::SiteSectionGroup,
-    >;
+    type Kind = ::apigen_runtime::codegen::client::Varied<Self>;
     fn call(
         &self,
         core: &::apigen_runtime::codegen::client::Core,
@@ -1471,6 +1563,28 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteSectionGroupRequ
                 headers,
             )
         })
+    }
+}
+impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateSiteSectionGroupRequest {
+    type Value = ::docs_api_types::UpdateSiteSectionGroupAnswer;
+    fn decode(
+        answer: &::apigen_runtime::codegen::client::Answer,
+    ) -> ::core::result::Result<
+        ::docs_api_types::UpdateSiteSectionGroupAnswer,
+        ::apigen_runtime::client::Error,
+    > {
+        ::core::result::Result::Ok(
+            match answer.status {
+                204u16 => ::docs_api_types::UpdateSiteSectionGroupAnswer::NoContent,
+                _ => {
+                    ::docs_api_types::UpdateSiteSectionGroupAnswer::Ok(
+                        ::apigen_runtime::codegen::client::variant::<
+                            ::docs_api_types::SiteSectionGroup,
+                        >(answer)?,
+                    )
+                }
+            },
+        )
     }
 }
 impl UpdateSiteSectionGroupBuilder<'_> {

@@ -1052,7 +1052,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Changes the fields given; omitted fields stay as they are; null removes `condition`, `icon` and `description`.
     ///
-    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}` answers 200 with `SiteSection`.
+    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}` answers 200 with `SiteSection`, 204 with no body.
     ///
     /// Source: Part B §4.2.
     ///
@@ -1061,11 +1061,20 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-structure-no-content`: `createSiteSpace` answers 201 with the site space, and `updateSiteSection`,
+    /// `updateSiteSpace` and `updateSiteSectionGroup` 200 with the resource (gap
+    /// `success-status-dash`), or each 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Created(site space)` or `Ok(resource)`, or `NoContent`;
+    /// after a 204, read the resource again if it is needed), as the updates of gap
+    /// `update-no-content` do. The sandbox answers with the resource.
     fn update_site_section(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSiteSectionRequest,
-    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection>;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateSiteSectionAnswer,
+    >;
     /// Move a section of a site to another position among its siblings.
     ///
     /// Deprecated (Part A §9); replaced by sortSiteStructure, which is not shown.
@@ -1114,7 +1123,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     >;
     /// Add a space to a site as a site space.
     ///
-    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` answers 201 with `SiteSpace`.
+    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` answers 201 with `SiteSpace`, 204 with no body.
     ///
     /// Source: Part B §4.3.
     ///
@@ -1123,11 +1132,18 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-structure-no-content`: `createSiteSpace` answers 201 with the site space, and `updateSiteSection`,
+    /// `updateSiteSpace` and `updateSiteSectionGroup` 200 with the resource (gap
+    /// `success-status-dash`), or each 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Created(site space)` or `Ok(resource)`, or `NoContent`;
+    /// after a 204, read the resource again if it is needed), as the updates of gap
+    /// `update-no-content` do. The sandbox answers with the resource.
     fn create_site_space(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
         request: CreateSiteSpaceRequest,
-    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace>;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CreateSiteSpaceAnswer>;
     /// Remove a site space from a site.
     ///
     /// Succeeds with no content also when the site space did not exist (Part A §7).
@@ -1150,7 +1166,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Changes the fields given; omitted fields stay as they are; null removes `condition`.
     ///
-    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}` answers 200 with `SiteSpace`.
+    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}` answers 200 with `SiteSpace`, 204 with no body.
     ///
     /// Source: Part B §4.3.
     ///
@@ -1159,11 +1175,18 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-structure-no-content`: `createSiteSpace` answers 201 with the site space, and `updateSiteSection`,
+    /// `updateSiteSpace` and `updateSiteSectionGroup` 200 with the resource (gap
+    /// `success-status-dash`), or each 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Created(site space)` or `Ok(resource)`, or `NoContent`;
+    /// after a 204, read the resource again if it is needed), as the updates of gap
+    /// `update-no-content` do. The sandbox answers with the resource.
     fn update_site_space(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSiteSpaceRequest,
-    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace>;
+    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::UpdateSiteSpaceAnswer>;
     /// Move a site space to another position among its siblings.
     ///
     /// Deprecated (Part A §9); replaced by sortSiteStructure, which is not shown.
@@ -1246,7 +1269,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Changes the fields given; omitted fields stay as they are.
     ///
-    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}` answers 200 with `SiteSectionGroup`.
+    /// `PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}` answers 200 with `SiteSectionGroup`, 204 with no body.
     ///
     /// Source: Part B §4.4.
     ///
@@ -1255,11 +1278,20 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-structure-no-content`: `createSiteSpace` answers 201 with the site space, and `updateSiteSection`,
+    /// `updateSiteSpace` and `updateSiteSectionGroup` 200 with the resource (gap
+    /// `success-status-dash`), or each 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Created(site space)` or `Ok(resource)`, or `NoContent`;
+    /// after a 204, read the resource again if it is needed), as the updates of gap
+    /// `update-no-content` do. The sandbox answers with the resource.
     fn update_site_section_group(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
         request: UpdateSiteSectionGroupRequest,
-    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateSiteSectionGroupAnswer,
+    >;
     /// Add a section to a section group.
     ///
     /// Answers the section group.
@@ -1395,15 +1427,32 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             S,
             ::apigen_runtime::server::Context<S::Principal>,
             UpdateSiteSectionRequest,
-            ::docs_api_types::SiteSection,
+            ::docs_api_types::UpdateSiteSectionAnswer,
         >,
     ) -> Self {
+        fn answer(
+            value: ::docs_api_types::UpdateSiteSectionAnswer,
+            _: u16,
+            media: &'static str,
+        ) -> ::core::result::Result<
+            ::apigen_runtime::codegen::server::axum::response::Response,
+            ::apigen_runtime::server::ApiError,
+        > {
+            match value {
+                ::docs_api_types::UpdateSiteSectionAnswer::Ok(body) => {
+                    ::apigen_runtime::codegen::server::json(body, 200u16, media)
+                }
+                ::docs_api_types::UpdateSiteSectionAnswer::NoContent => {
+                    ::apigen_runtime::codegen::server::empty((), 204u16, media)
+                }
+            }
+        }
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
                 "updateSiteSection",
                 UpdateSiteSectionRequest::from_input,
-                ::apigen_runtime::codegen::server::json,
+                answer,
                 handler,
             );
         self
@@ -1458,15 +1507,32 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             S,
             ::apigen_runtime::server::Context<S::Principal>,
             CreateSiteSpaceRequest,
-            ::docs_api_types::SiteSpace,
+            ::docs_api_types::CreateSiteSpaceAnswer,
         >,
     ) -> Self {
+        fn answer(
+            value: ::docs_api_types::CreateSiteSpaceAnswer,
+            _: u16,
+            media: &'static str,
+        ) -> ::core::result::Result<
+            ::apigen_runtime::codegen::server::axum::response::Response,
+            ::apigen_runtime::server::ApiError,
+        > {
+            match value {
+                ::docs_api_types::CreateSiteSpaceAnswer::Created(body) => {
+                    ::apigen_runtime::codegen::server::json(body, 201u16, media)
+                }
+                ::docs_api_types::CreateSiteSpaceAnswer::NoContent => {
+                    ::apigen_runtime::codegen::server::empty((), 204u16, media)
+                }
+            }
+        }
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
                 "createSiteSpace",
                 CreateSiteSpaceRequest::from_input,
-                ::apigen_runtime::codegen::server::json,
+                answer,
                 handler,
             );
         self
@@ -1500,15 +1566,32 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             S,
             ::apigen_runtime::server::Context<S::Principal>,
             UpdateSiteSpaceRequest,
-            ::docs_api_types::SiteSpace,
+            ::docs_api_types::UpdateSiteSpaceAnswer,
         >,
     ) -> Self {
+        fn answer(
+            value: ::docs_api_types::UpdateSiteSpaceAnswer,
+            _: u16,
+            media: &'static str,
+        ) -> ::core::result::Result<
+            ::apigen_runtime::codegen::server::axum::response::Response,
+            ::apigen_runtime::server::ApiError,
+        > {
+            match value {
+                ::docs_api_types::UpdateSiteSpaceAnswer::Ok(body) => {
+                    ::apigen_runtime::codegen::server::json(body, 200u16, media)
+                }
+                ::docs_api_types::UpdateSiteSpaceAnswer::NoContent => {
+                    ::apigen_runtime::codegen::server::empty((), 204u16, media)
+                }
+            }
+        }
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
                 "updateSiteSpace",
                 UpdateSiteSpaceRequest::from_input,
-                ::apigen_runtime::codegen::server::json,
+                answer,
                 handler,
             );
         self
@@ -1605,15 +1688,32 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             S,
             ::apigen_runtime::server::Context<S::Principal>,
             UpdateSiteSectionGroupRequest,
-            ::docs_api_types::SiteSectionGroup,
+            ::docs_api_types::UpdateSiteSectionGroupAnswer,
         >,
     ) -> Self {
+        fn answer(
+            value: ::docs_api_types::UpdateSiteSectionGroupAnswer,
+            _: u16,
+            media: &'static str,
+        ) -> ::core::result::Result<
+            ::apigen_runtime::codegen::server::axum::response::Response,
+            ::apigen_runtime::server::ApiError,
+        > {
+            match value {
+                ::docs_api_types::UpdateSiteSectionGroupAnswer::Ok(body) => {
+                    ::apigen_runtime::codegen::server::json(body, 200u16, media)
+                }
+                ::docs_api_types::UpdateSiteSectionGroupAnswer::NoContent => {
+                    ::apigen_runtime::codegen::server::empty((), 204u16, media)
+                }
+            }
+        }
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
                 "updateSiteSectionGroup",
                 UpdateSiteSectionGroupRequest::from_input,
-                ::apigen_runtime::codegen::server::json,
+                answer,
                 handler,
             );
         self

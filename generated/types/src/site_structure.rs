@@ -1418,3 +1418,147 @@ const _: () = {
         }
     }
 };
+#[cfg(feature = "site_structure")]
+/// What `updateSiteSection` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateSiteSectionAnswer {
+    /// 200: Updated; the section as it is now.
+    Ok(crate::SiteSection),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "site_structure")]
+const _: () = {
+    impl UpdateSiteSectionAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateSiteSectionAnswer::Ok(_) => 200u16,
+                UpdateSiteSectionAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateSiteSectionAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateSiteSectionAnswer::NoContent => serializer.serialize_unit(),
+            }
+        }
+    }
+};
+#[cfg(feature = "site_structure")]
+/// What `createSiteSpace` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum CreateSiteSpaceAnswer {
+    /// 201: Added; the site space.
+    Created(crate::SiteSpace),
+    /// 204: Added; no content.
+    NoContent,
+}
+#[cfg(feature = "site_structure")]
+const _: () = {
+    impl CreateSiteSpaceAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                CreateSiteSpaceAnswer::Created(_) => 201u16,
+                CreateSiteSpaceAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for CreateSiteSpaceAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                CreateSiteSpaceAnswer::Created(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                CreateSiteSpaceAnswer::NoContent => serializer.serialize_unit(),
+            }
+        }
+    }
+};
+#[cfg(feature = "site_structure")]
+/// What `updateSiteSpace` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateSiteSpaceAnswer {
+    /// 200: Updated; the site space as it is now.
+    Ok(crate::SiteSpace),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "site_structure")]
+const _: () = {
+    impl UpdateSiteSpaceAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateSiteSpaceAnswer::Ok(_) => 200u16,
+                UpdateSiteSpaceAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for UpdateSiteSpaceAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateSiteSpaceAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateSiteSpaceAnswer::NoContent => serializer.serialize_unit(),
+            }
+        }
+    }
+};
+#[cfg(feature = "site_structure")]
+/// What `updateSiteSectionGroup` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateSiteSectionGroupAnswer {
+    /// 200: Updated; the section group as it is now.
+    Ok(crate::SiteSectionGroup),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "site_structure")]
+const _: () = {
+    impl UpdateSiteSectionGroupAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateSiteSectionGroupAnswer::Ok(_) => 200u16,
+                UpdateSiteSectionGroupAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionGroupAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateSiteSectionGroupAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateSiteSectionGroupAnswer::NoContent => serializer.serialize_unit(),
+            }
+        }
+    }
+};

@@ -258,7 +258,7 @@ impl SiteStructureApi for Sandbox {
         &self,
         context: Ctx,
         request: UpdateSiteSectionRequest,
-    ) -> Result<SiteSection, ApiError> {
+    ) -> Result<UpdateSiteSectionAnswer, ApiError> {
         self.store()
             .write_async(move |tx| {
                 let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
@@ -281,6 +281,7 @@ impl SiteStructureApi for Sandbox {
                 decode(SECTION.name, present_section(tx, &View::new(&site, None), data)?)
             })
             .await
+            .map(UpdateSiteSectionAnswer::Ok)
     }
 
     async fn move_site_section(&self, context: Ctx, request: MoveSiteSectionRequest) -> Result<SiteSection, ApiError> {
@@ -317,7 +318,11 @@ impl SiteStructureApi for Sandbox {
             .await
     }
 
-    async fn create_site_space(&self, context: Ctx, request: CreateSiteSpaceRequest) -> Result<SiteSpace, ApiError> {
+    async fn create_site_space(
+        &self,
+        context: Ctx,
+        request: CreateSiteSpaceRequest,
+    ) -> Result<CreateSiteSpaceAnswer, ApiError> {
         self.store()
             .write_async(move |tx| {
                 let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
@@ -329,6 +334,7 @@ impl SiteStructureApi for Sandbox {
                 decode(SITE_SPACE.name, present_site_space(tx, &View::new(&site, None), data)?)
             })
             .await
+            .map(CreateSiteSpaceAnswer::Created)
     }
 
     async fn delete_site_space(&self, context: Ctx, request: DeleteSiteSpaceRequest) -> Result<(), ApiError> {
@@ -347,7 +353,11 @@ impl SiteStructureApi for Sandbox {
             .await
     }
 
-    async fn update_site_space(&self, context: Ctx, request: UpdateSiteSpaceRequest) -> Result<SiteSpace, ApiError> {
+    async fn update_site_space(
+        &self,
+        context: Ctx,
+        request: UpdateSiteSpaceRequest,
+    ) -> Result<UpdateSiteSpaceAnswer, ApiError> {
         self.store()
             .write_async(move |tx| {
                 let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
@@ -372,6 +382,7 @@ impl SiteStructureApi for Sandbox {
                 decode(SITE_SPACE.name, present_site_space(tx, &View::new(&site, None), data)?)
             })
             .await
+            .map(UpdateSiteSpaceAnswer::Ok)
     }
 
     async fn move_site_space(&self, context: Ctx, request: MoveSiteSpaceRequest) -> Result<SiteSpace, ApiError> {
@@ -484,7 +495,7 @@ impl SiteStructureApi for Sandbox {
         &self,
         context: Ctx,
         request: UpdateSiteSectionGroupRequest,
-    ) -> Result<SiteSectionGroup, ApiError> {
+    ) -> Result<UpdateSiteSectionGroupAnswer, ApiError> {
         self.store()
             .write_async(move |tx| {
                 let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
@@ -497,6 +508,7 @@ impl SiteStructureApi for Sandbox {
                 decode(GROUP.name, present_group(tx, &View::new(&site, None), data)?)
             })
             .await
+            .map(UpdateSiteSectionGroupAnswer::Ok)
     }
 
     async fn add_site_section_group_section(

@@ -117,8 +117,17 @@ impl crate::SiteStructureApi for super::MockService {
         &self,
         context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSiteSectionRequest,
-    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection> {
-        self.call("updateSiteSection", &context, &request)
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateSiteSectionAnswer,
+    > {
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::SiteSection,
+                >("updateSiteSection", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::UpdateSiteSectionAnswer::Ok),
+        )
     }
     #[allow(deprecated)]
     fn move_site_section(
@@ -141,8 +150,17 @@ impl crate::SiteStructureApi for super::MockService {
         &self,
         context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::CreateSiteSpaceRequest,
-    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace> {
-        self.call("createSiteSpace", &context, &request)
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::CreateSiteSpaceAnswer,
+    > {
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::SiteSpace,
+                >("createSiteSpace", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::CreateSiteSpaceAnswer::Created),
+        )
     }
     fn delete_site_space(
         &self,
@@ -155,8 +173,17 @@ impl crate::SiteStructureApi for super::MockService {
         &self,
         context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSiteSpaceRequest,
-    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace> {
-        self.call("updateSiteSpace", &context, &request)
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateSiteSpaceAnswer,
+    > {
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::SiteSpace,
+                >("updateSiteSpace", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::UpdateSiteSpaceAnswer::Ok),
+        )
     }
     #[allow(deprecated)]
     fn move_site_space(
@@ -193,8 +220,17 @@ impl crate::SiteStructureApi for super::MockService {
         &self,
         context: ::apigen_runtime::server::Context<::std::string::String>,
         request: crate::UpdateSiteSectionGroupRequest,
-    ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
-        self.call("updateSiteSectionGroup", &context, &request)
+    ) -> impl ::apigen_runtime::server::Handled<
+        ::docs_api_types::UpdateSiteSectionGroupAnswer,
+    > {
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::SiteSectionGroup,
+                >("updateSiteSectionGroup", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::UpdateSiteSectionGroupAnswer::Ok),
+        )
     }
     fn add_site_section_group_section(
         &self,
