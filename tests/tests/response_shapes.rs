@@ -275,6 +275,35 @@ async fn publishing_a_site_may_answer_a_checkout_session_instead_of_the_site() {
 }
 
 #[tokio::test]
+async fn an_answer_of_several_statuses_reports_what_it_did_not_understand_as_one_status_does() {
+    // One path: `getChangeRequest` answers one status, `updateChangeRequest` 200 or 204.
+    let body = json!({
+        "object": "change-request",
+        "id": "cr_1",
+        "subject": "Fix typos",
+        "number": "seven",
+        "urls": {"app": 5, "location": "https://app.example.com/cr_1"},
+    });
+    let client = serve_statuses(vec![("/v1/spaces/space_1/change-requests/cr_1", 200, Some(body))]).await;
+    let requests = client.change_requests();
+    let single = requests.get("space_1", "cr_1").send_with_response().await.unwrap();
+    let several = requests.update("space_1", "cr_1").subject("New").send_with_response().await.unwrap();
+    let UpdateChangeRequestAnswer::Ok(updated) = &several.body else { panic!("200 answers the change request") };
+    assert_eq!(updated, &single.body, "the rest decodes alike");
+    assert_eq!(updated.subject.as_deref(), Some("Fix typos"));
+    let seen: Vec<(&str, &str, Value)> =
+        several.not_understood.iter().map(|n| (n.pointer.as_str(), n.reason.as_str(), n.value.clone())).collect();
+    assert_eq!(
+        seen,
+        [
+            ("/number", "/number: expected an integer, found the string \"seven\"", json!("seven")),
+            ("/urls/app", "/urls/app: expected a string, found the number 5", json!(5)),
+        ]
+    );
+    assert_eq!(several.not_understood, single.not_understood);
+}
+
+#[tokio::test]
 async fn site_structure_changes_the_service_answers_with_204_and_no_body_are_accepted() {
     // The service's newer version (gap `site-structure-no-content`).
     let site_space = json!({"object": "site-space", "id": "sitesp_2", "path": "v2", "title": "V2"});

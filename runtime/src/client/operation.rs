@@ -132,7 +132,8 @@ impl<D: DecodeAnswer> WithResponse for Varied<D> {
     async fn send_with_response(core: &Core, call: Call) -> Result<Response<D::Value>, Error> {
         let answer = core.send_raw(call).await?;
         let body = D::decode(&answer)?;
-        Ok(Response { status: answer.status, headers: answer.headers, body, not_understood: Vec::new() })
+        let not_understood = answer.body.take_not_understood();
+        Ok(Response { status: answer.status, headers: answer.headers, body, not_understood })
     }
 }
 

@@ -13,7 +13,7 @@ use bytes::Bytes;
 use futures_util::stream::{self, Stream};
 use std::fmt;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// A raw request body (an operation whose body is `bytes`): bytes in memory, a file or a
 /// stream. A file or stream is sent as it is read, never held whole, and never retried.
@@ -168,7 +168,8 @@ pub struct Response<T> {
     /// The decoded body.
     pub body: T,
     /// Parts of the body the client could not read, each left absent in `body` (see
-    /// [`crate::NotUnderstood`]); empty when the service sent what the spec describes.
+    /// [`crate::NotUnderstood`]), whether the operation answers one status or several (an
+    /// `<Operation>Answer`); empty when the service sent what the spec describes.
     pub not_understood: Vec<crate::NotUnderstood>,
 }
 
@@ -202,22 +203,31 @@ pub struct Answer {
     pub body: Received,
 }
 
-/// A response body as received: its bytes (it derefs to `Vec<u8>`), and the client's
-/// secrets, taken out of a decode error quoting it.
+/// A response body as received: its bytes (it derefs to `Vec<u8>`), the client's secrets,
+/// taken out of a decode error quoting it, and the parts decoding it left unread.
 #[doc(hidden)] // Generated code reaches it as `Answer::body`.
 pub struct Received {
     bytes: Vec<u8>,
     redactor: Redactor,
+    /// What decoding the body did not understand: an answer of several statuses is decoded by
+    /// generated code through `&Answer` ([`decode_body`]), so the parts are kept here for
+    /// `send_with_response` to report, as a single-status answer reports its own.
+    not_understood: Mutex<Vec<crate::NotUnderstood>>,
 }
 
 impl Received {
     pub(super) fn new(bytes: Vec<u8>, redactor: &Redactor) -> Self {
-        Received { bytes, redactor: redactor.clone() }
+        Received { bytes, redactor: redactor.clone(), not_understood: Mutex::default() }
     }
 
     /// The bytes.
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
+    }
+
+    /// The parts decoding the body left unread, taken (each decoding adds its own).
+    pub(super) fn take_not_understood(&self) -> Vec<crate::NotUnderstood> {
+        std::mem::take(&mut *self.not_understood.lock().unwrap_or_else(PoisonError::into_inner))
     }
 }
 
@@ -245,7 +255,9 @@ pub trait DecodeSource {
 
 impl DecodeSource for Received {
     fn decode_as<T: FromJson>(&self) -> Result<T, Error> {
-        decode(&self.bytes, &self.redactor).map(|(body, _)| body)
+        let (body, mut parts) = decode(&self.bytes, &self.redactor)?;
+        self.not_understood.lock().unwrap_or_else(PoisonError::into_inner).append(&mut parts);
+        Ok(body)
     }
 }
 
