@@ -5,6 +5,7 @@ use super::core::Core;
 use super::error::Error;
 use super::retry::RetryPolicy;
 use super::settings::{Credentials, Settings, Token};
+use super::token::{TokenCache, TokenProvider};
 use crate::auth::Scheme;
 use crate::defaults::{DEFAULT_MAX_PAGES, DEFAULT_MAX_RESPONSE_BYTES};
 use crate::error::ErrorShape;
@@ -25,6 +26,8 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(crate::defaults::DEFAU
 #[must_use = "a builder does nothing until `.build()`"]
 pub struct Builder<C> {
     settings: Settings,
+    /// The token providers, by scheme name (see [`Builder::token_provider`]).
+    providers: Vec<(String, TokenCache)>,
     client: std::marker::PhantomData<fn() -> C>,
 }
 
@@ -53,6 +56,7 @@ impl<C: From<Core>> Builder<C> {
                 http: None,
                 default_headers: Vec::new(),
             },
+            providers: Vec::new(),
             client: std::marker::PhantomData,
         }
     }
@@ -70,7 +74,34 @@ impl<C: From<Core>> Builder<C> {
         self
     }
 
+    /// Gets the bearer token of the scheme named `scheme` from `provider` (replacing any
+    /// token given before), through a [`TokenCache`] with the default margin: fetched once,
+    /// reused, fetched again before it expires, one fetch for concurrent calls. See
+    /// [`Builder::token_cache`] for what a 401 does.
+    pub fn token_provider(self, scheme: &str, provider: impl TokenProvider) -> Self {
+        self.token_cache(scheme, TokenCache::new(provider))
+    }
+
+    /// Gets the bearer token of the scheme named `scheme` from `cache` (one cache may serve
+    /// several clients; [`TokenCache::with_margin`] sets its margin). A name the API does not
+    /// declare, or a scheme other than bearer, fails `build()`.
+    ///
+    /// A call the API answers 401 with a token from a provider that refreshes (any but
+    /// [`StaticToken`](super::StaticToken)) is sent once more with a new token, the cached one
+    /// invalidated: on any 401, since many APIs say nothing more, unless its
+    /// `WWW-Authenticate` names an error other than `invalid_token` (`invalid_request`: a new
+    /// token would not help). Once per call, whatever the retry policy (the service refused
+    /// the request, so even a POST is sent again), but never a streamed body, which is sent
+    /// once: that call fails with the 401. The tokens are taken out of every error, as keys are.
+    pub fn token_cache(mut self, scheme: &str, cache: TokenCache) -> Self {
+        self.settings.credentials.retain(|(name, _)| name != scheme);
+        self.providers.retain(|(name, _)| name != scheme);
+        self.providers.push((scheme.to_owned(), cache));
+        self
+    }
+
     fn set_credentials(&mut self, scheme: &str, credentials: Credentials) {
+        self.providers.retain(|(name, _)| name != scheme);
         self.settings.credentials.retain(|(name, _)| name != scheme);
         self.settings.credentials.push((scheme.to_owned(), credentials));
     }
@@ -151,6 +182,6 @@ impl<C: From<Core>> Builder<C> {
 
     /// The client; fails when the base URL does not parse.
     pub fn build(self) -> Result<C, Error> {
-        Core::new(self.settings).map(C::from)
+        Core::new(self.settings)?.with_providers(self.providers).map(C::from)
     }
 }

@@ -13,9 +13,11 @@ use super::call::{Call, CallBody, Endpoint, Presented, present};
 use super::encode;
 use super::error::{Error, ErrorTypes, api_error};
 use super::pager::{Items, Pager};
+use super::provided::{Provided, providers_of};
 use super::redact::Redactor;
 use super::retry::parse_retry_after;
 use super::settings::{Settings, http_client_builder};
+use super::token::TokenCache;
 use super::transfer::{
     Answer, BodyError, Download, DownloadBody, Received, Response, Upload, decode, read_body, text_of,
 };
@@ -37,6 +39,8 @@ pub struct Core {
     pub(super) base: reqwest::Url,
     /// The credentials, ready to send, by scheme name; and `User-Agent`, built once.
     pub(super) credentials: Arc<Vec<(&'static str, Presented)>>,
+    /// The token providers, by scheme name: asked before each attempt that needs them.
+    pub(super) providers: Arc<Vec<(&'static str, TokenCache)>>,
     /// Takes the secrets the credentials hold out of every error the client reports (a
     /// service echoing the caller's token must not put it into the caller's logs).
     pub(super) redactor: Redactor,
@@ -60,7 +64,15 @@ impl Core {
         let redactor = Redactor::new(&settings);
         let user_agent = HeaderValue::from_str(&settings.user_agent)
             .map_err(|_| Error::Config("the user agent holds characters a header cannot".into()))?;
-        Ok(Core { settings: Arc::new(settings), http, base, credentials, redactor, user_agent })
+        let providers = Arc::default();
+        Ok(Core { settings: Arc::new(settings), http, base, credentials, redactor, user_agent, providers })
+    }
+
+    /// This core getting the bearer tokens of some schemes from token providers, by scheme
+    /// name; a scheme the API does not declare, or one not bearer, fails with [`Error::Config`].
+    pub(super) fn with_providers(mut self, providers: Vec<(String, TokenCache)>) -> Result<Self, Error> {
+        self.providers = Arc::new(providers_of(self.settings.schemes, providers)?);
+        Ok(self)
     }
 
     /// The settings.
@@ -262,11 +274,11 @@ impl Core {
 // The loop of attempts behind every send path.
 impl Core {
     /// What building a request reads of this core.
-    fn endpoint(&self) -> Endpoint<'_> {
+    fn endpoint<'a>(&'a self, credentials: &'a [(&'static str, Presented)]) -> Endpoint<'a> {
         Endpoint {
             base: &self.base,
             settings: &self.settings,
-            credentials: &self.credentials,
+            credentials,
             http: &self.http,
             user_agent: &self.user_agent,
         }
@@ -310,16 +322,22 @@ impl Core {
         let deadline = self.deadline();
         let started = tokio::time::Instant::now();
         let mut retry = 0;
+        // A call answered 401 is sent once more with new tokens (see `Builder::token_cache`).
+        let mut reauthorized = false;
         loop {
             let Some(left) = deadline.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) else {
                 return Err(Error::Timeout(deadline));
             };
+            let provided = Provided::fetch(call, &self.credentials, &self.providers).await;
+            let provided = provided.map_err(|e| self.redactor.error(e))?;
             #[cfg(feature = "tracing")]
-            let (span, attempt_started) = (crate::trace::attempt(retry + 1), std::time::Instant::now());
+            let (span, attempt_started) =
+                (crate::trace::attempt(retry + u32::from(reauthorized) + 1), std::time::Instant::now());
             #[cfg(feature = "tracing")]
-            let outcome = tracing::Instrument::instrument(self.attempt(call, left, open), span.clone()).await;
+            let outcome =
+                tracing::Instrument::instrument(self.attempt(call, left, open, &provided), span.clone()).await;
             #[cfg(not(feature = "tracing"))]
-            let outcome = self.attempt(call, left, open).await;
+            let outcome = self.attempt(call, left, open, &provided).await;
             let wait = match &outcome {
                 Attempt::Done(_) | Attempt::Open(_) => None,
                 Attempt::Status { status, retry_after, .. } => {
@@ -346,13 +364,23 @@ impl Core {
                 }
                 tracing::Span::current().record("attempts", retry + 1);
             }
+            if let Attempt::Status { status, headers, .. } = &outcome
+                && !reauthorized
+                && !streamed
+                && provided.refused(*status, headers)
+            {
+                reauthorized = true;
+                provided.invalidate().await;
+                continue;
+            }
             match retried {
                 Some(wait) => {
                     retry += 1;
                     tokio::time::sleep(wait).await;
                 }
                 _ => {
-                    return outcome.into_result(self.settings.errors, call.errors).map_err(|e| self.redactor.error(e));
+                    let redactor = provided.redactor(&self.redactor);
+                    return outcome.into_result(self.settings.errors, call.errors).map_err(|e| redactor.error(e));
                 }
             }
         }
@@ -366,10 +394,16 @@ impl Core {
 
     /// One attempt, within `left` of the call's deadline; with `open`, a success is answered
     /// before its body is read ([`Attempt::Open`]).
-    async fn attempt(&self, call: &Call, left: Duration, open: bool) -> Attempt {
+    async fn attempt(&self, call: &Call, left: Duration, open: bool, provided: &Provided) -> Attempt {
         let timeout = self.settings.timeout.min(left);
         let ends = tokio::time::Instant::now() + timeout;
-        let endpoint = self.endpoint();
+        let held: std::borrow::Cow<'_, [(&'static str, Presented)]> = if provided.is_empty() {
+            std::borrow::Cow::Borrowed(self.credentials.as_slice())
+        } else {
+            self.credentials.iter().cloned().chain(provided.presented()).collect()
+        };
+        let redactor = provided.redactor(&self.redactor);
+        let endpoint = self.endpoint(&held);
         let mut hop = match call.first_hop(&endpoint) {
             Ok(hop) => hop,
             Err(error) => return Attempt::Failed(error),
@@ -404,7 +438,6 @@ impl Core {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         if open && (200..300).contains(&status) {
-            let redactor = self.redactor.clone();
             return Attempt::Open(Download { status, headers, body: DownloadBody::Live(response), redactor });
         }
         let retry_after = headers.get(RETRY_AFTER).and_then(parse_retry_after);
@@ -417,7 +450,7 @@ impl Core {
             Err(BodyError::Http(error)) => return Attempt::Failed(Error::Transport(error)),
         };
         if (200..300).contains(&status) {
-            Attempt::Done(Answer { status, headers, body: Received::new(body, &self.redactor) })
+            Attempt::Done(Answer { status, headers, body: Received::new(body, &redactor) })
         } else {
             Attempt::Status { status, retry_after, headers, body }
         }
@@ -438,6 +471,7 @@ fn error_kind(error: &Error) -> &'static str {
         Error::Pagination(_) => "pagination",
         Error::Redirect(_) => "redirect",
         Error::Config(_) => "config",
+        Error::Token { .. } => "token",
     }
 }
 

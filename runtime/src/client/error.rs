@@ -70,7 +70,62 @@ pub enum Error {
     Redirect(String),
     /// The client is misconfigured (a base URL that does not parse, ...).
     Config(String),
+    /// No token could be had for the auth scheme `scheme` from its
+    /// [`TokenProvider`](super::TokenProvider): the token endpoint refused (its OAuth2 error
+    /// code, such as `invalid_client`, in [`TokenError::Refused`]), could not be reached, or
+    /// the provider failed. No request was sent to the API. No secret is in it.
+    Token {
+        /// The auth scheme's name in the spec.
+        scheme: String,
+        /// Why.
+        error: TokenError,
+    },
 }
+
+/// Why a [`TokenProvider`](super::TokenProvider) gave no token. Never holds a secret: a
+/// description the token endpoint sends has every secret of the provider (client secret,
+/// refresh token, code verifier) replaced by `<redacted>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TokenError {
+    /// The token endpoint answered with an OAuth2 error (RFC 6749 section 5.2).
+    Refused {
+        /// The error code: `invalid_client`, `invalid_grant`, `invalid_scope`, ...
+        error: String,
+        /// The endpoint's `error_description`, if any.
+        description: Option<String>,
+    },
+    /// The token endpoint could not be reached, or its answer not read.
+    Transport(String),
+    /// The token endpoint's answer is not a token response.
+    Response(String),
+    /// The `state` the authorization server sent back is not the one the authorization URL
+    /// carried: the code is not exchanged (it may come from another user's session).
+    StateMismatch,
+    /// The provider is set up wrongly (a URL that does not parse, ...).
+    Config(String),
+    /// A provider of the user's (a closure) failed, with its reason.
+    Provider(String),
+}
+
+impl fmt::Display for TokenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TokenError::Refused { error, description: Some(description) } => {
+                write!(f, "the token endpoint refused: {error} ({description})")
+            }
+            TokenError::Refused { error, description: None } => write!(f, "the token endpoint refused: {error}"),
+            TokenError::Transport(message) => write!(f, "the token endpoint could not be reached: {message}"),
+            TokenError::Response(message) => write!(f, "the token endpoint's answer is not a token: {message}"),
+            TokenError::StateMismatch => {
+                f.write_str("the authorization answer's `state` is not the one sent: the code is not exchanged")
+            }
+            TokenError::Config(message) | TokenError::Provider(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for TokenError {}
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -93,6 +148,7 @@ impl fmt::Display for Error {
             }
             Error::Invalid(violations) => write!(f, "the request is invalid: {violations}"),
             Error::Pagination(message) | Error::Redirect(message) | Error::Config(message) => f.write_str(message),
+            Error::Token { scheme, error } => write!(f, "no token for `{scheme}`: {error}"),
         }
     }
 }
@@ -101,6 +157,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Transport(error) => Some(error),
+            Error::Token { error, .. } => Some(error),
             _ => None,
         }
     }

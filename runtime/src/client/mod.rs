@@ -30,21 +30,30 @@ mod call;
 mod core;
 mod encode;
 mod error;
+#[cfg(feature = "oauth2")]
+mod oauth;
 mod operation;
 mod pager;
+mod provided;
 mod redact;
 mod retry;
 mod settings;
+mod token;
 mod transfer;
 
 pub use self::core::Core;
 pub use builder::{Builder, DEFAULT_TIMEOUT};
 pub use call::{Call, CallBody, Headers, Made, given, given_time, scalar_text, segment, segments};
-pub use error::{Error, ErrorTypes};
+pub use error::{Error, ErrorTypes, TokenError};
+#[cfg(feature = "oauth2")]
+pub use oauth::{Authorization, AuthorizationCode, ClientCredentials, RefreshToken, TokenEndpoint};
 pub use operation::{DecodeAnswer, Empty, Json, Kind, Operation, Raw, Text, Varied, WithResponse, variant};
 pub use pager::Items;
 pub use retry::RetryPolicy;
 pub use settings::{Credentials, Settings, Token, http_client_builder};
+pub use token::{
+    AccessToken, DEFAULT_REFRESH_MARGIN, FnToken, StaticToken, TokenCache, TokenFuture, TokenProvider, token_fn,
+};
 pub use transfer::{
     Answer, DecodeSource, Download, Received, Response, Upload, decode_body, decode_error_as, read_headers,
 };

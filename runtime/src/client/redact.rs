@@ -23,7 +23,7 @@
 //! words. What a caller asks for explicitly ([`Error::body_as`], a success's body and headers)
 //! is left as the service sent it.
 
-use super::error::Error;
+use super::error::{Error, TokenError};
 use super::settings::{Credentials, Settings};
 use crate::validate::{Violation, Violations};
 use std::fmt;
@@ -83,6 +83,21 @@ impl Redactor {
         secrets.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         secrets.dedup();
         Redactor(Arc::new(Forms { forms, secrets, query_keys }))
+    }
+
+    /// The redactor of these secrets (a token provider's: a client secret, a refresh token),
+    /// with no query keys.
+    #[cfg(feature = "oauth2")]
+    pub(super) fn of_secrets(secrets: impl IntoIterator<Item = String>) -> Self {
+        let secrets = secrets.into_iter().filter(|secret| secret.len() >= SHORTEST_REDACTED).collect();
+        Redactor::of(secrets, Vec::new())
+    }
+
+    /// This redactor and the `extra` secrets (the tokens providers gave for one call).
+    pub(super) fn with(&self, extra: impl IntoIterator<Item = String>) -> Self {
+        let mut secrets = self.0.secrets.clone();
+        secrets.extend(extra.into_iter().filter(|secret| secret.len() >= SHORTEST_REDACTED));
+        Redactor::of(secrets, self.0.query_keys.clone())
     }
 
     fn is_empty(&self) -> bool {
@@ -247,7 +262,11 @@ impl Redactor {
             Error::Pagination(message) => Error::Pagination(self.text(&message)),
             Error::Config(message) => Error::Config(self.text(&message)),
             Error::Redirect(message) => Error::Redirect(self.text(&message)),
-            other @ (Error::Timeout(_) | Error::TooLarge { .. }) => other,
+            Error::Token { scheme, error: TokenError::Refused { error, description } } => Error::Token {
+                scheme,
+                error: TokenError::Refused { error, description: description.map(|text| self.text(&text)) },
+            },
+            other @ (Error::Timeout(_) | Error::TooLarge { .. } | Error::Token { .. }) => other,
         }
     }
 }
