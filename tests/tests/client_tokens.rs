@@ -1,0 +1,279 @@
+//! A generated client that gets its own tokens (issue 49, item 3), on the wire: the client of
+//! `tests/fixtures/valid/forge` (bearer scheme `token`) with a token provider of the runtime's
+//! (feature `oauth2`), against an in-process OAuth2 token endpoint and an API that both count
+//! what reaches them. Tokens are fetched once and cached, refreshed before they expire, shared
+//! by concurrent calls; an expired token refused with 401 `invalid_token` is replaced and the
+//! call sent exactly once more; the endpoint's `invalid_client` is a typed error without the
+//! secret.
+
+use apigen_runtime::client::{StaticToken, TokenEndpoint, TokenError};
+use apigen_runtime::server::axum::http::{HeaderMap, StatusCode, header};
+use apigen_runtime::server::axum::response::{IntoResponse, Response};
+use apigen_runtime::server::axum::{self, Router, routing::post};
+use forge_client::{Client, Error};
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const CLIENT_ID: &str = "forge-app";
+const SECRET: &str = "client-s3cret/+1";
+/// `Authorization: Basic` of the client id and secret (RFC 6749 section 2.3.1: each
+/// form-encoded, then base64).
+const BASIC: &str = "Basic Zm9yZ2UtYXBwOmNsaWVudC1zM2NyZXQlMkYlMkIx";
+
+/// What the token endpoint does and saw.
+#[derive(Default)]
+struct Issuer {
+    /// `expires_in` of the tokens it issues.
+    lifetime: u64,
+    /// How long it takes to answer (so that concurrent calls overlap a fetch).
+    delay: Duration,
+    /// The forms of the token requests received, in order.
+    requests: Vec<String>,
+    /// The `Authorization` headers of the token requests received.
+    authorizations: Vec<String>,
+}
+
+/// What the API accepts and saw.
+#[derive(Default)]
+struct Api {
+    /// The tokens it accepts; any other is answered 401 `invalid_token`.
+    valid: BTreeSet<String>,
+    /// Every token is refused (they all expire at once).
+    refuse_all: bool,
+    /// The `Authorization` header of each request received, in order.
+    seen: Vec<String>,
+}
+
+struct World {
+    issuer: Arc<Mutex<Issuer>>,
+    api: Arc<Mutex<Api>>,
+    token_url: String,
+    base_url: String,
+}
+
+impl World {
+    /// A token endpoint issuing tokens that live `lifetime` seconds (valid at the API as soon
+    /// as issued), and the API.
+    async fn start(lifetime: u64) -> World {
+        let issuer = Arc::new(Mutex::new(Issuer { lifetime, ..Issuer::default() }));
+        let api = Arc::new(Mutex::new(Api::default()));
+        let (i, a) = (issuer.clone(), api.clone());
+        let tokens = Router::new().route(
+            "/token",
+            post(move |headers: HeaderMap, form: String| {
+                let (issuer, api) = (i.clone(), a.clone());
+                async move { token_endpoint(&issuer, &api, &headers, form).await }
+            }),
+        );
+        let a = api.clone();
+        let service = Router::new().fallback(move |headers: HeaderMap, method: axum::http::Method| {
+            let api = a.clone();
+            async move { api_answer(&api, &headers, &method) }
+        });
+        World { issuer, api, token_url: format!("{}/token", serve(tokens).await), base_url: serve(service).await }
+    }
+
+    /// A client getting its tokens by the client-credentials grant with `secret`.
+    fn client(&self, secret: &str) -> Client {
+        self.client_of(TokenEndpoint::new(&self.token_url, CLIENT_ID).client_secret(secret))
+    }
+
+    /// A client getting its tokens from `endpoint` by the client-credentials grant.
+    fn client_of(&self, endpoint: TokenEndpoint) -> Client {
+        let grant = endpoint.client_credentials().scopes(["repo:read", "repo:write"]);
+        Client::builder(&self.base_url, "unused").token_provider("token", grant).build().unwrap()
+    }
+
+    fn fetches(&self) -> usize {
+        self.issuer.lock().unwrap().requests.len()
+    }
+
+    fn api_saw(&self) -> Vec<String> {
+        self.api.lock().unwrap().seen.clone()
+    }
+
+    /// The API stops accepting `token` (it expired).
+    fn expire(&self, token: &str) {
+        self.api.lock().unwrap().valid.remove(token);
+    }
+}
+
+async fn serve(router: Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    format!("http://{address}")
+}
+
+fn json(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// RFC 6749 section 5: a token for the right client credentials (`Authorization: Basic`), else
+/// `invalid_client`, its description echoing the secret it was sent, as careless servers do.
+async fn token_endpoint(issuer: &Mutex<Issuer>, api: &Mutex<Api>, headers: &HeaderMap, form: String) -> Response {
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    let fields: Vec<(String, String)> = form_urlencoded::parse(form.as_bytes()).into_owned().collect();
+    let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap_or_default();
+    let delay = {
+        let mut issuer = issuer.lock().unwrap();
+        issuer.requests.push(form.clone());
+        issuer.authorizations.push(authorization.clone());
+        issuer.delay
+    };
+    tokio::time::sleep(delay).await;
+    let in_body = field("client_id") == CLIENT_ID && field("client_secret") == SECRET;
+    if authorization != BASIC && !in_body {
+        let body = serde_json::json!({
+            "error": "invalid_client",
+            "error_description": format!("unknown client secret {}", field("client_secret")),
+        });
+        return json(StatusCode::UNAUTHORIZED, body.to_string());
+    }
+    let (number, lifetime) = {
+        let issuer = issuer.lock().unwrap();
+        (issuer.requests.len(), issuer.lifetime)
+    };
+    let token = format!("access-{number}");
+    api.lock().unwrap().valid.insert(token.clone());
+    let body = serde_json::json!({"access_token": token, "token_type": "bearer", "expires_in": lifetime});
+    json(StatusCode::OK, body.to_string())
+}
+
+/// `getRepo` and `createRepo` for a valid bearer token; 401 `invalid_token` otherwise.
+fn api_answer(api: &Mutex<Api>, headers: &HeaderMap, method: &axum::http::Method) -> Response {
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    let mut api = api.lock().unwrap();
+    api.seen.push(authorization.clone());
+    let token = authorization.strip_prefix("Bearer ").unwrap_or_default();
+    if api.refuse_all || !api.valid.contains(token) {
+        // The token echoed, as careless services do: the client's error must not show it.
+        let body =
+            serde_json::json!({"status": 401, "detail": format!("the access token {token} expired")}).to_string();
+        let mut response = json(StatusCode::UNAUTHORIZED, body);
+        let challenge = r#"Bearer realm="forge", error="invalid_token", error_description="expired""#;
+        response.headers_mut().insert(header::WWW_AUTHENTICATE, challenge.parse().unwrap());
+        return response;
+    }
+    let status = if method == axum::http::Method::POST { StatusCode::CREATED } else { StatusCode::OK };
+    json(status, r#"{"id": 1, "name": "hello", "full_name": "octo/hello", "private": false}"#.to_owned())
+}
+
+#[tokio::test]
+async fn a_token_is_fetched_once_and_cached_across_calls() {
+    let world = World::start(3600).await;
+    let client = world.client(SECRET);
+    for _ in 0..3 {
+        assert_eq!(client.repos().get("octo", "hello").send().await.unwrap().full_name, "octo/hello");
+    }
+    assert_eq!(world.fetches(), 1);
+    assert_eq!(world.api_saw(), ["Bearer access-1"; 3]);
+    let issuer = world.issuer.lock().unwrap();
+    assert_eq!(issuer.requests, ["grant_type=client_credentials&scope=repo%3Aread+repo%3Awrite"]);
+    // RFC 6749 section 2.3.1: the id and secret form-encoded, then base64.
+    assert_eq!(issuer.authorizations, [BASIC]);
+}
+
+#[tokio::test]
+async fn a_token_is_refreshed_before_it_expires() {
+    // A token living 2 s is fetched again once half its lifetime is gone (the default margin
+    // of 60 s is longer than that), while the API still accepts it.
+    let world = World::start(2).await;
+    let client = world.client(SECRET);
+    client.repos().get("octo", "hello").send().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    client.repos().get("octo", "hello").send().await.unwrap();
+    assert_eq!(world.fetches(), 2);
+    assert_eq!(world.api_saw(), ["Bearer access-1", "Bearer access-2"]);
+}
+
+#[tokio::test]
+async fn concurrent_calls_share_one_fetch() {
+    let world = World::start(3600).await;
+    world.issuer.lock().unwrap().delay = Duration::from_millis(300);
+    let client = world.client(SECRET);
+    let calls = (0..8).map(|_| {
+        let client = client.clone();
+        tokio::spawn(async move { client.repos().get("octo", "hello").send().await.map(|_| ()) })
+    });
+    for call in calls.collect::<Vec<_>>() {
+        call.await.unwrap().unwrap();
+    }
+    assert_eq!(world.fetches(), 1);
+    assert_eq!(world.api_saw(), ["Bearer access-1"; 8]);
+}
+
+#[tokio::test]
+async fn an_expired_token_refused_with_401_is_replaced_and_the_call_sent_once_more() {
+    let world = World::start(3600).await;
+    let client = world.client(SECRET);
+    client.repos().get("octo", "hello").send().await.unwrap();
+    world.expire("access-1");
+    // A POST too: the API refused it, so sending it again is safe.
+    let created = client.repos().create("hello").send().await.unwrap();
+    assert!(matches!(created, forge_client::types::CreateRepoAnswer::Created(repo) if repo.name == "hello"));
+    assert_eq!(world.fetches(), 2);
+    assert_eq!(world.api_saw(), ["Bearer access-1", "Bearer access-1", "Bearer access-2"]);
+    // The new token is cached.
+    client.repos().get("octo", "hello").send().await.unwrap();
+    assert_eq!(world.fetches(), 2);
+}
+
+#[tokio::test]
+async fn a_call_is_sent_again_once_only() {
+    let world = World::start(3600).await;
+    let client = world.client(SECRET);
+    client.repos().get("octo", "hello").send().await.unwrap();
+    // From now on the API refuses every token: the call is sent once more with a new one, then
+    // fails with the 401.
+    world.api.lock().unwrap().refuse_all = true;
+    let error = client.repos().get("octo", "hello").send().await.unwrap_err();
+    assert_eq!(error.status(), Some(401));
+    assert_eq!(world.fetches(), 2);
+    assert_eq!(world.api_saw(), ["Bearer access-1", "Bearer access-1", "Bearer access-2"]);
+    // The token the service echoed is taken out of the error, as a key is.
+    assert_eq!(error.to_string(), "the service answered 401: the access token <redacted> expired");
+    assert!(!format!("{error:?}").contains("access-2"));
+}
+
+#[tokio::test]
+async fn a_static_token_refused_with_401_is_not_sent_again() {
+    let world = World::start(3600).await;
+    let client = Client::builder(&world.base_url, "unused")
+        .token_provider("token", StaticToken::new("static-token"))
+        .build()
+        .unwrap();
+    let error = client.repos().get("octo", "hello").send().await.unwrap_err();
+    assert_eq!(error.status(), Some(401));
+    assert_eq!(world.api_saw(), ["Bearer static-token"]);
+}
+
+#[tokio::test]
+async fn the_endpoints_invalid_client_is_a_typed_error_without_the_secret() {
+    let world = World::start(3600).await;
+    let wrong = "wrong-s3cret-value";
+    // The secret in the form body: the endpoint sees it, and echoes it.
+    let client =
+        world.client_of(TokenEndpoint::new(&world.token_url, CLIENT_ID).client_secret(wrong).credentials_in_body());
+    let error = client.repos().get("octo", "hello").send().await.unwrap_err();
+    let Error::Token { scheme, error: TokenError::Refused { error: code, description } } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!((scheme.as_str(), code.as_str()), ("token", "invalid_client"));
+    assert_eq!(description.as_deref(), Some("unknown client secret <redacted>"));
+    assert_eq!(
+        error.to_string(),
+        "no token for `token`: the token endpoint refused: invalid_client (unknown client secret <redacted>)"
+    );
+    assert!(!format!("{error:?}").contains(wrong));
+    // No request reached the API.
+    assert!(world.api_saw().is_empty());
+    let forms = world.issuer.lock().unwrap().requests.clone();
+    assert_eq!(
+        forms,
+        [
+            "grant_type=client_credentials&scope=repo%3Aread+repo%3Awrite&client_id=forge-app&client_secret=wrong-s3cret-value"
+        ]
+    );
+}
