@@ -136,8 +136,20 @@ async fn token_endpoint(issuer: &Mutex<Issuer>, api: &Mutex<Api>, headers: &Head
         (issuer.requests.len(), issuer.lifetime)
     };
     let token = format!("access-{number}");
-    api.lock().unwrap().valid.insert(token.clone());
-    let body = serde_json::json!({"access_token": token, "token_type": "bearer", "expires_in": lifetime});
+    let mut body = serde_json::json!({"access_token": token, "token_type": "bearer", "expires_in": lifetime});
+    match field("grant_type").as_str() {
+        "client_credentials" => {}
+        // The code of `authorization_code_flow`, with its PKCE verifier and redirect URL.
+        "authorization_code" if field("code") == "the-code" && field("code_verifier").len() == 43 => {
+            body["refresh_token"] = format!("refresh-{number}").into();
+        }
+        // Refresh tokens rotate: the one sent last is the only one valid.
+        "refresh_token" if field("refresh_token") == format!("refresh-{}", number - 1) => {
+            body["refresh_token"] = format!("refresh-{number}").into();
+        }
+        _ => return json(StatusCode::BAD_REQUEST, serde_json::json!({"error": "invalid_grant"}).to_string()),
+    }
+    api.lock().unwrap().valid.insert(token);
     json(StatusCode::OK, body.to_string())
 }
 
@@ -274,6 +286,60 @@ async fn the_endpoints_invalid_client_is_a_typed_error_without_the_secret() {
         forms,
         [
             "grant_type=client_credentials&scope=repo%3Aread+repo%3Awrite&client_id=forge-app&client_secret=wrong-s3cret-value"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn authorization_code_flow() {
+    let world = World::start(3600).await;
+    let flow = TokenEndpoint::new(&world.token_url, CLIENT_ID)
+        .client_secret(SECRET)
+        .authorization_code("https://auth.forge.example/authorize", "http://127.0.0.1:8400/back")
+        .scopes(["repo:read"]);
+    // The URL to open; the authorization server sends the user back with a code and the state.
+    let authorization = flow.start().unwrap();
+    let url = &authorization.url;
+    assert!(
+        url.starts_with("https://auth.forge.example/authorize?response_type=code&client_id=forge-app&state="),
+        "{url}"
+    );
+    assert!(
+        url.contains("&code_challenge_method=S256&redirect_uri=http%3A%2F%2F127.0.0.1%3A8400%2Fback&scope=repo%3Aread"),
+        "{url}"
+    );
+    // A state that is not the one sent: the code is not exchanged.
+    let other = flow.start().unwrap();
+    let refused = flow.exchange(other, "the-code", &authorization.state).await.unwrap_err();
+    assert_eq!(refused, TokenError::StateMismatch);
+    assert_eq!(world.fetches(), 0);
+
+    let state = authorization.state.clone();
+    let tokens = flow.exchange(authorization, "the-code", &state).await.unwrap();
+    assert_eq!(world.fetches(), 1);
+    let form = world.issuer.lock().unwrap().requests[0].clone();
+    assert!(form.starts_with("grant_type=authorization_code&code=the-code&code_verifier="), "{form}");
+    assert!(form.ends_with("&redirect_uri=http%3A%2F%2F127.0.0.1%3A8400%2Fback"), "{form}");
+
+    // The client first sends the token the code was exchanged for, then refreshes it.
+    let client = Client::builder(&world.base_url, "unused").token_provider("token", tokens).build().unwrap();
+    client.repos().get("octo", "hello").send().await.unwrap();
+    assert_eq!(world.fetches(), 1);
+    world.expire("access-1");
+    client.repos().get("octo", "hello").send().await.unwrap();
+    world.expire("access-2");
+    client.repos().get("octo", "hello").send().await.unwrap();
+    assert_eq!(
+        world.api_saw(),
+        ["Bearer access-1", "Bearer access-1", "Bearer access-2", "Bearer access-2", "Bearer access-3"]
+    );
+    let forms = world.issuer.lock().unwrap().requests[1..].to_vec();
+    // Each refresh sends the refresh token the last answer rotated to.
+    assert_eq!(
+        forms,
+        [
+            "grant_type=refresh_token&refresh_token=refresh-1&scope=repo%3Aread",
+            "grant_type=refresh_token&refresh_token=refresh-2&scope=repo%3Aread",
         ]
     );
 }

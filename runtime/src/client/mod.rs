@@ -19,11 +19,30 @@
 //! (`retry`); a [`Call`] and how a request carries it (`call`); the bodies that travel:
 //! [`Upload`], [`Download`], [`Response`] (`transfer`); the [`Items`] of paginated lists
 //! (`pager`); the request bodies [`Core`] encodes (`encode`); the secrets taken out of every
-//! error (`redact`); and what a generated request is made of (`operation`).
+//! error (`redact`); and what a generated request is made of (`operation`). Tokens a client
+//! gets for itself: the [`TokenProvider`] and its [`TokenCache`] (`token`), the tokens one
+//! attempt carries and when a 401 asks for new ones (`provided`), and the OAuth2 grants
+//! (`oauth`, feature `oauth2`: [`TokenEndpoint`] and what it makes).
+//!
+//! ```no_run
+//! # #[cfg(feature = "oauth2")]
+//! # fn setup(builder: apigen_runtime::client::Builder<MyClient>) -> Result<MyClient, apigen_runtime::client::Error> {
+//! # use apigen_runtime::client::TokenEndpoint;
+//! // A generated client getting its own tokens: builder, credentials, call.
+//! let tokens = TokenEndpoint::new("https://auth.example.com/oauth/token", "my-client")
+//!     .client_secret("my-secret")
+//!     .client_credentials()
+//!     .scopes(["read"]);
+//! builder.token_provider("oauth", tokens).build()
+//! # }
+//! # struct MyClient;
+//! # impl From<apigen_runtime::client::Core> for MyClient { fn from(_: apigen_runtime::client::Core) -> Self { MyClient } }
+//! ```
 //!
 //! The modules form layers, none naming one above it: `error` and `retry` at the bottom,
-//! then `settings`, `call`, `redact`, `transfer`, `encode` and `pager`, then `core`, which
-//! sends what they build, then `builder` and `operation`, which build and use a core.
+//! then `settings`, `call`, `redact`, `transfer`, `encode`, `pager` and `token`, then
+//! `provided` and `oauth`, then `core`, which sends what they build, then `builder` and
+//! `operation`, which build and use a core.
 
 mod builder;
 mod call;
