@@ -343,3 +343,24 @@ async fn authorization_code_flow() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_streamed_body_refused_with_401_is_not_sent_again() {
+    use apigen_runtime::Bytes;
+    use apigen_runtime::client::Upload;
+    let world = World::start(3600).await;
+    let grant = TokenEndpoint::new(&world.token_url, CLIENT_ID).client_secret(SECRET).client_credentials();
+    let client =
+        files_client::Client::builder(&world.base_url, "unused").token_provider("token", grant).build().unwrap();
+    world.api.lock().unwrap().refuse_all = true;
+    // A stream is sent once: the call fails with the 401, the token is not even refreshed.
+    let chunks = vec![Ok::<_, std::io::Error>(Bytes::from_static(b"abc"))];
+    let error = client.blobs().put("a", Upload::stream(futures_util::stream::iter(chunks))).send().await.unwrap_err();
+    assert_eq!(error.status(), Some(401));
+    assert_eq!(world.api_saw(), ["Bearer access-1"]);
+    assert_eq!(world.fetches(), 1);
+    // The same body in memory is sent once more, with a new token.
+    let error = client.blobs().put("a", Upload::bytes(&b"abc"[..])).send().await.unwrap_err();
+    assert_eq!(error.status(), Some(401));
+    assert_eq!(world.api_saw(), ["Bearer access-1", "Bearer access-1", "Bearer access-2"]);
+}

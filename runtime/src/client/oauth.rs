@@ -404,6 +404,8 @@ mod tests {
             "TokenEndpoint { url: \"https://auth.example/token\", client_id: \"app\", \
              client_secret: Some(Token(\"<redacted>\")), credentials_in_body: false, http: None }"
         );
+        let grant = endpoint.clone().client_credentials().scopes(["read"]);
+        assert_eq!(format!("{grant:?}"), format!("ClientCredentials {{ endpoint: {endpoint:?}, scopes: [\"read\"] }}"));
         let refresh = endpoint.clone().refresh_token("refresh-s3cret");
         assert_eq!(
             format!("{refresh:?}"),
