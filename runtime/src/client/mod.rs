@@ -22,7 +22,7 @@
 //! error (`redact`); and what a generated request is made of (`operation`). Tokens a client
 //! gets for itself: the [`TokenProvider`] and its [`TokenCache`] (`token`), the tokens one
 //! attempt carries and when a 401 asks for new ones (`provided`), and the OAuth2 grants
-//! (`oauth`, feature `oauth2`: [`TokenEndpoint`] and what it makes).
+//! (`oauth`, feature `oauth2`: `TokenEndpoint` and what it makes).
 //!
 //! ```no_run
 //! # #[cfg(feature = "oauth2")]

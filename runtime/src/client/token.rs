@@ -177,7 +177,10 @@ impl TokenCache {
         }
         let asked = Instant::now();
         let fetched = self.0.provider.fetch().await?;
-        let refresh_at = fetched.expires_in.map(|lifetime| asked + lifetime - self.0.margin.min(lifetime / 2));
+        // A lifetime past what the clock can count (`expires_in` is the endpoint's to say) is
+        // kept until invalidated, rather than overflow.
+        let fresh_for = |lifetime: Duration| lifetime - self.0.margin.min(lifetime / 2);
+        let refresh_at = fetched.expires_in.and_then(|lifetime| asked.checked_add(fresh_for(lifetime)));
         *held = Some(Held { token: fetched.token.clone(), refresh_at });
         Ok(fetched.token)
     }
@@ -234,6 +237,14 @@ mod tests {
         tokio::time::advance(Duration::from_secs(2)).await;
         assert_eq!(&*cache.token().await.unwrap().0, "token-2");
         assert_eq!(count.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn a_lifetime_past_the_clock_is_kept() {
+        let (cache, count) = counting(Some(Duration::MAX));
+        cache.token().await.unwrap();
+        assert_eq!(&*cache.token().await.unwrap().0, "token-1");
+        assert_eq!(count.load(Ordering::SeqCst), 1);
     }
 
     #[tokio::test]
