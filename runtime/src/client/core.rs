@@ -362,7 +362,7 @@ impl Core {
                 if let Some(wait) = retried {
                     span.record("retry_in_ms", wait.as_millis() as u64);
                 }
-                tracing::Span::current().record("attempts", retry + 1);
+                tracing::Span::current().record("attempts", retry + u32::from(reauthorized) + 1);
             }
             if let Attempt::Status { status, headers, .. } = &outcome
                 && !reauthorized
