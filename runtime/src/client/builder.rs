@@ -6,6 +6,7 @@ use super::error::Error;
 use super::retry::RetryPolicy;
 use super::settings::{Credentials, Settings, Token};
 use super::token::{TokenCache, TokenProvider};
+use super::sign::{Sign, Signer};
 use crate::auth::Scheme;
 use crate::defaults::{DEFAULT_MAX_PAGES, DEFAULT_MAX_RESPONSE_BYTES};
 use crate::error::ErrorShape;
@@ -55,6 +56,7 @@ impl<C: From<Core>> Builder<C> {
                 deadline: None,
                 http: None,
                 default_headers: Vec::new(),
+                signer: None,
             },
             providers: Vec::new(),
             client: std::marker::PhantomData,
@@ -157,6 +159,15 @@ impl<C: From<Core>> Builder<C> {
     /// builders' `.header(..)` adds more.
     pub fn default_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.settings.default_headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Signs every request sent to the API's origin with `signer`, after every other header
+    /// is set, again on each retry and redirect hop (replacing any signer given before): for
+    /// what the spec's schemes cannot say, such as an HMAC of the request or AWS Signature V4.
+    /// See [`Sign`] for what it sees and when it is called.
+    pub fn signer(mut self, signer: impl Sign) -> Self {
+        self.settings.signer = Some(Signer::new(signer));
         self
     }
 

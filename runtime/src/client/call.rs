@@ -275,6 +275,13 @@ impl Call {
         })
     }
 
+    /// The alternative of the operation's `auth` whose credentials this call sends (as
+    /// [`Call::presented`] chooses it); empty for a public operation or when none is held.
+    pub(super) fn alternative(&self, endpoint: &Endpoint<'_>) -> &'static [&'static str] {
+        let held = |scheme: &&str| endpoint.credentials.iter().any(|(name, _)| name == scheme);
+        self.auth.iter().copied().find(|set| set.iter().all(held)).unwrap_or(&[])
+    }
+
     /// The URL of this call: the base URL, the path and the query, without credentials.
     fn url(&self, base: &reqwest::Url) -> Result<reqwest::Url, Error> {
         let mut url = match join_path(base, &self.path) {

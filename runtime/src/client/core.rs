@@ -18,6 +18,7 @@ use super::redact::Redactor;
 use super::retry::parse_retry_after;
 use super::settings::{Settings, http_client_builder};
 use super::token::TokenCache;
+use super::sign;
 use super::transfer::{
     Answer, BodyError, Download, DownloadBody, Received, Response, Upload, decode, read_body, text_of,
 };
@@ -416,11 +417,16 @@ impl Core {
             if remaining.is_zero() {
                 return Attempt::Failed(Error::Timeout(timeout));
             }
-            let request = match call.request(&endpoint, &hop, remaining) {
+            // The signer signs each hop to the API's origin, last (see `sign`).
+            let signer = self.settings.signer.as_ref().filter(|_| hop.credentials);
+            let request = call
+                .request(&endpoint, &hop, remaining)
+                .and_then(|request| sign::signed(request, signer, call.operation, call.alternative(&endpoint)));
+            let request = match request {
                 Ok(request) => request,
                 Err(error) => return Attempt::Failed(error),
             };
-            let response = match request.send().await {
+            let response = match self.http.execute(request).await {
                 Ok(response) => response,
                 Err(error) if error.is_timeout() => return Attempt::Failed(Error::Timeout(timeout)),
                 Err(error) => return Attempt::Failed(Error::Transport(error)),

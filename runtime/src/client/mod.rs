@@ -16,7 +16,7 @@
 //! By concern: the shared [`Core`], every method generated code calls on it, and the loop of
 //! attempts (`core`); the [`Builder`] (`builder`); the [`Settings`], [`Credentials`] and
 //! [`Token`]s it collects (`settings`); the [`Error`] of a call (`error`); the [`RetryPolicy`]
-//! (`retry`); a [`Call`] and how a request carries it (`call`); the bodies that travel:
+//! (`retry`); the [`Sign`]er a user adds for what the schemes cannot say (`sign`); a [`Call`] and how a request carries it (`call`); the bodies that travel:
 //! [`Upload`], [`Download`], [`Response`] (`transfer`); the [`Items`] of paginated lists
 //! (`pager`); the request bodies [`Core`] encodes (`encode`); the secrets taken out of every
 //! error (`redact`); and what a generated request is made of (`operation`). Tokens a client
@@ -40,8 +40,8 @@
 //! ```
 //!
 //! The modules form layers, none naming one above it: `error` and `retry` at the bottom,
-//! then `settings`, `call`, `redact`, `transfer`, `encode`, `pager` and `token`, then
-//! `provided` and `oauth`, then `core`, which sends what they build, then `builder` and
+//! then `sign`, then `settings`, `call`, `redact`, `transfer`, `encode`, `pager` and `token`,
+//! then `provided` and `oauth`, then `core`, which sends what they build, then `builder` and
 //! `operation`, which build and use a core.
 
 mod builder;
@@ -58,6 +58,7 @@ mod redact;
 mod retry;
 mod settings;
 mod token;
+mod sign;
 mod transfer;
 
 pub use self::core::Core;
@@ -73,6 +74,7 @@ pub use settings::{Credentials, Settings, Token, http_client_builder};
 pub use token::{
     AccessToken, DEFAULT_REFRESH_MARGIN, FnToken, StaticToken, TokenCache, TokenFuture, TokenProvider, token_fn,
 };
+pub use sign::{Sign, SignError, Signer, Signing};
 pub use transfer::{
     Answer, DecodeSource, Download, Received, Response, Upload, decode_body, decode_error_as, read_headers,
 };

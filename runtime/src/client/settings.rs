@@ -1,9 +1,10 @@
 //! How a generated client is set up: the [`Settings`] its builder collects, the
 //! [`Credentials`] of each auth scheme (secrets as [`Token`]s), and [`http_client_builder`] for
 //! a reqwest client of one's own. The bottom of the client: it names no other part of it but
-//! the [`RetryPolicy`] a setting holds.
+//! the [`RetryPolicy`] and the [`Signer`] settings hold.
 
 use super::retry::RetryPolicy;
+use super::sign::Signer;
 use crate::auth::Scheme;
 use crate::error::ErrorShape;
 use std::fmt;
@@ -73,6 +74,8 @@ pub struct Settings {
     pub http: Option<reqwest::Client>,
     /// Headers added to every request, by name and value.
     pub default_headers: Vec<(String, String)>,
+    /// Signs each request sent to the API's origin, last (see [`Sign`](super::Sign)).
+    pub signer: Option<Signer>,
 }
 
 /// A reqwest client builder that works with this crate's TLS and redirects: installs ring as
