@@ -46,7 +46,7 @@ pub mod client {
     pub use crate::client::{
         Answer, Builder, Call, Core, DecodeAnswer, DecodeSource, Empty, Headers, Items, Json, Kind, Made, Operation,
         Raw, Received, Settings, Text, Varied, WithResponse, decode_body, decode_error_as, given, given_time, reqwest,
-        scalar_text, segment, segments, variant,
+        scalar_text, segment, segments, server_url, variant,
     };
 }
 

@@ -13,6 +13,27 @@ pub const USER_AGENT: &str = "docs-api-client/1.0.0";
 /// The API's first server (`servers` of the spec), its variables at their defaults:
 /// `Client::new(DEFAULT_BASE_URL, ..)` calls it.
 pub const DEFAULT_BASE_URL: &str = "https://api.example.com";
+/// The API's servers (`servers` of the spec), one module each: its `URL`, every
+/// variable at its default, and with variables `url(..)` taking them. Any other base
+/// URL works as well: `Client::new` takes any.
+pub mod servers {
+    /// Every path starts with /v1 and is appended to the base URL, which the documents do not show.
+    ///
+    /// `{base_url}`
+    pub mod server_1 {
+        /// The URL, every variable at its default.
+        pub const URL: &str = "https://api.example.com";
+        /// The URL `{base_url}` with each variable given:
+        ///
+        /// - `base_url` (default `https://api.example.com`)
+        pub fn url(base_url: &str) -> ::std::string::String {
+            ::apigen_runtime::codegen::client::server_url(
+                "{base_url}",
+                &[("base_url", base_url)],
+            )
+        }
+    }
+}
 /// Sets up a [`Client`]: timeout, user agent, retry policy, validation, or a
 /// caller-provided `reqwest::Client`.
 pub type ClientBuilder = ::apigen_runtime::client::Builder<Client>;

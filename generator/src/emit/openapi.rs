@@ -247,13 +247,21 @@ impl Document<'_> {
             if let Some(description) = &server.description {
                 out.push(("description", json!(description.trim())));
             }
+            // OpenAPI 3.1's server has no name: the spec's travels as `x-name` (OpenAPI 3.2's
+            // `name`), which the import reads back.
+            if let Some(name) = &server.name {
+                out.push(("x-name", json!(name)));
+            }
             if !server.variables.is_empty() {
-                let variables = server.variables.iter().map(|(name, default, description)| {
-                    let mut variable = vec![("default", json!(default))];
-                    if let Some(description) = description {
-                        variable.push(("description", json!(description.trim())));
+                let variables = server.variables.iter().map(|variable| {
+                    let mut out = vec![("default", json!(variable.default))];
+                    if !variable.values.is_empty() {
+                        out.push(("enum", json!(variable.values)));
                     }
-                    (name.clone(), object(variable))
+                    if let Some(description) = &variable.description {
+                        out.push(("description", json!(description.trim())));
+                    }
+                    (variable.name.clone(), object(out))
                 });
                 out.push(("variables", Value::Object(variables.collect())));
             }

@@ -5,7 +5,7 @@
 
 use super::escape::{flat, table_cell};
 use super::text::describe_constraints;
-use crate::model::{Access, Api, Field, Operation, Presence, ResponseBody, TypeDef, TypeKind, TypeRef};
+use crate::model::{Access, Api, Field, Operation, Presence, ResponseBody, Server, TypeDef, TypeKind, TypeRef};
 use serde::Serialize;
 
 /// Adds `REFERENCE.md` to `output`.
@@ -32,6 +32,7 @@ pub fn emit(api: &Api, options: &super::Options) -> String {
                 operations: api.operations_of(&t.name).map(|op| operation(api, op)).collect(),
             })
             .collect(),
+        servers: api.servers.iter().map(server_view).collect(),
         types: api.types.values().map(type_view).collect(),
         gaps: api
             .gaps
@@ -56,8 +57,44 @@ struct Context {
     description: String,
     counts: String,
     tags: Vec<TagView>,
+    servers: Vec<ServerView>,
     types: Vec<TypeView>,
     gaps: Vec<GapView>,
+}
+
+#[derive(Serialize)]
+struct ServerView {
+    /// Its module in the client.
+    name: String,
+    url: String,
+    description: String,
+    /// Each variable: its name, default, values and description, in one cell.
+    variables: String,
+}
+
+/// One row of the servers' table.
+fn server_view(server: &Server) -> ServerView {
+    let variables: Vec<String> = server
+        .variables
+        .iter()
+        .map(|variable| {
+            let values = match variable.values.as_slice() {
+                [] => format!("default `{}`", variable.default),
+                values => {
+                    let listed: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();
+                    format!("{} (default `{}`)", listed.join(", "), variable.default)
+                }
+            };
+            let what = variable.description.as_deref().map(|d| format!(": {}", d.trim())).unwrap_or_default();
+            format!("`{}` {values}{what}", variable.name)
+        })
+        .collect();
+    ServerView {
+        name: server.rust.clone(),
+        url: table_cell(&server.url),
+        description: server.description.as_deref().map(table_cell).unwrap_or_default(),
+        variables: table_cell(&variables.join("; ")),
+    }
 }
 
 #[derive(Serialize)]

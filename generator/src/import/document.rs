@@ -123,6 +123,13 @@ fn servers(doc: &Value) -> (Vec<Value>, Vec<String>) {
             None => unusable.push(format!("#/servers/{i}")),
         }
     }
+    // A name two servers give is neither's: `api.servers` names each server once.
+    let names: Vec<Value> = kept.iter().filter_map(|server| server.get("name").cloned()).collect();
+    kept.iter_mut().filter_map(Value::as_object_mut).for_each(|server| {
+        if server.get("name").is_some_and(|name| names.iter().filter(|n| *n == name).count() > 1) {
+            server.remove("name");
+        }
+    });
     (kept, unusable)
 }
 
@@ -134,6 +141,11 @@ fn server_node(server: &Value) -> Option<Map<String, Value>> {
         return None;
     }
     let mut node = Map::new();
+    // OpenAPI 3.2's `name`, or `x-name` as apigen's export writes it: the client's module.
+    let name = ["name", "x-name"].iter().find_map(|key| server.get(*key).and_then(Value::as_str));
+    if let Some(name) = name.filter(|name| is_server_name(name)) {
+        node.insert("name".into(), json!(name));
+    }
     node.insert("url".into(), json!(url));
     if let Some(description) =
         server.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
@@ -145,6 +157,9 @@ fn server_node(server: &Value) -> Option<Map<String, Value>> {
         let default = variable.get("default").and_then(Value::as_str)?;
         let mut out = Map::new();
         out.insert("default".into(), json!(default));
+        if let Some(values) = variable_values(variable, default) {
+            out.insert("enum".into(), json!(values));
+        }
         if let Some(description) = variable.get("description").and_then(Value::as_str).map(str::trim) {
             out.insert("description".into(), json!(description));
         }
@@ -154,6 +169,27 @@ fn server_node(server: &Value) -> Option<Map<String, Value>> {
         node.insert("variables".into(), Value::Object(variables));
     }
     Some(node)
+}
+
+/// A server variable's `enum` as `api.servers` holds it: strings, the default among them, no
+/// two giving one Rust variant; `None` (any value) for an enumeration that breaks one of these
+/// (OpenAPI requires the default among the values; a document that says otherwise is read as
+/// allowing any value rather than refused).
+fn variable_values(variable: &Value, default: &str) -> Option<Vec<String>> {
+    let values: Vec<String> =
+        variable.get("enum")?.as_array()?.iter().map(|v| v.as_str().map(str::to_owned)).collect::<Option<_>>()?;
+    let mut variants: Vec<String> = values.iter().map(|v| crate::model::names::sanitize(v, Case::Pascal)).collect();
+    variants.sort();
+    variants.dedup();
+    (values.contains(&default.to_owned()) && variants.len() == values.len()).then_some(values)
+}
+
+/// True when `name` can name a server in `api.servers` (snake_case, from a letter, and not
+/// `server_<n>`, the name of a server without one).
+fn is_server_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+        && crate::model::names::sanitize(name, Case::Snake) == name
+        && !name.strip_prefix("server_").is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// True when a component schema becomes a named type of the format (an object, a string

@@ -76,6 +76,9 @@ pub enum RawUnknownFields {
 /// `api.servers[]:` one base URL of the API.
 #[derive(Debug, Deserialize)]
 pub struct RawServer {
+    /// Its name in the generated client (`servers::<name>`), snake_case; default
+    /// `server_<n>`, counted from 1 in the list.
+    pub name: Option<String>,
     /// The base URL; `{name}` placeholders are filled from `variables`.
     pub url: String,
     /// What this server is.
@@ -90,6 +93,10 @@ pub struct RawServer {
 pub struct RawServerVariable {
     /// The value used unless the caller gives another.
     pub default: String,
+    /// The only values it may take (the default among them): the client types them as an
+    /// enumeration.
+    #[serde(rename = "enum")]
+    pub values: Option<Vec<String>>,
     /// What it is.
     pub description: Option<String>,
 }

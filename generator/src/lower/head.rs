@@ -58,19 +58,8 @@ impl Lowerer<'_> {
         let auth_origin = first.origin.key("auth");
         let at = |keys: &[&str]| spec.locate(&keys.iter().fold(auth_origin.clone(), |o, k| o.key(*k)));
         self.auth_schemes = super::auth::lower_schemes(api.auth.as_ref(), at, self.diags);
-        self.servers = api
-            .servers
-            .iter()
-            .map(|s| Server {
-                url: s.url.clone(),
-                description: s.description.clone(),
-                variables: s
-                    .variables
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.default.clone(), v.description.clone()))
-                    .collect(),
-            })
-            .collect();
+        let servers_origin = first.origin.key("servers");
+        self.servers = super::servers::lower_servers(&api.servers, &servers_origin, |o| spec.locate(o), self.diags);
         if let Some(errors) = &api.errors {
             let origin = first.origin.key("errors");
             self.errors = (self.lower_error_convention(errors, &origin), Some(origin));

@@ -24,6 +24,7 @@ mod head;
 mod operations;
 mod params;
 mod routes;
+mod servers;
 mod shapes;
 mod styles;
 mod types;

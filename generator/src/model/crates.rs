@@ -98,6 +98,7 @@ pub const CLIENT_ROOT: CrateRoot = CrateRoot {
         ("Client", "the client"),
         ("USER_AGENT", "the client's user agent"),
         ("DEFAULT_BASE_URL", "the client's default base URL"),
+        ("servers", "the client's servers"),
         ("SCHEMES", "the client's auth schemes"),
         ("ERRORS", "the client's error convention"),
     ],

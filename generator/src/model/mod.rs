@@ -1186,21 +1186,42 @@ impl Default for ErrorConvention {
 /// One base URL of the API.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Server {
+    /// Its name as the spec gives it (`name`), if it does.
+    pub name: Option<String>,
+    /// Its module in the generated client (`servers::<rust>`): the name, or `server_<n>`.
+    pub rust: String,
     /// The URL, with `{name}` placeholders.
     pub url: String,
     /// What it is.
     pub description: Option<String>,
     /// The placeholders, with their defaults and descriptions, in declared order.
-    pub variables: Vec<(String, String, Option<String>)>,
+    pub variables: Vec<ServerVariable>,
+}
+
+/// A placeholder of a server URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerVariable {
+    /// Its name in the URL (`region` of `https://{region}.example.com`).
+    pub name: String,
+    /// The value used unless the caller gives another.
+    pub default: String,
+    /// What it is.
+    pub description: Option<String>,
+    /// The only values it may take, in declared order (empty: any text).
+    pub values: Vec<String>,
+    /// The argument of the client's `url(..)` (snake_case).
+    pub rust_param: String,
+    /// The enumeration typing it in the client (PascalCase), when it has `values`.
+    pub rust_type: String,
+    /// The variant of each value, in the order of `values`.
+    pub variants: Vec<String>,
 }
 
 impl Server {
     /// The URL with every variable at its default (`https://{region}.example.com` with
     /// `region: eu` gives `https://eu.example.com`).
     pub fn default_url(&self) -> String {
-        self.variables
-            .iter()
-            .fold(self.url.clone(), |url, (name, default, _)| url.replace(&format!("{{{name}}}"), default))
+        self.variables.iter().fold(self.url.clone(), |url, v| url.replace(&format!("{{{}}}", v.name), &v.default))
     }
 }
 

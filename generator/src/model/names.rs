@@ -68,7 +68,7 @@ const PLACEHOLDERS: &[&str] = &["foo", "baz", "quux"];
 
 /// Module names a group (tag) cannot take as they are: the files every generated crate has
 /// (`lib`, `main`, `mod`, `build`, `mock`, `samples`), the modules the generated crates export
-/// (`types`, `runtime`), the crates generated code names by path (`std`, `core`, ...),
+/// (`types`, `runtime`, the client's `servers`), the crates generated code names by path (`std`, `core`, ...),
 /// which a module of the same name at the crate root would make ambiguous, the methods the
 /// generated `Client` has beside one accessor per group (`new`, `builder`, `settings`), and
 /// the cargo features the generated crates have beside one per group (`default`, `full`;
@@ -101,6 +101,8 @@ const RESERVED_MODULES: &[&str] = &[
     "new",
     "builder",
     "settings",
+    // The client's module of the spec's servers.
+    "servers",
     // Cargo features of the generated crates, beside one per group (named as its module).
     "default",
     "full",

@@ -39,10 +39,12 @@
 //! # impl From<apigen_runtime::client::Core> for MyClient { fn from(_: apigen_runtime::client::Core) -> Self { MyClient } }
 //! ```
 //!
-//! The modules form layers, none naming one above it: `error` and `retry` at the bottom,
-//! then `sign`, then `settings`, `call`, `redact`, `transfer`, `encode`, `pager` and `token`,
-//! then `provided` and `oauth`, then `core`, which sends what they build, then `builder` and
-//! `operation`, which build and use a core.
+//! The URL of one of the spec's servers is `servers`' [`server_url`].
+//!
+//! The modules form layers, none naming one above it: `error`, `retry` and `servers` at the
+//! bottom, then `sign`, then `settings`, `call`, `redact`, `transfer`, `encode`, `pager` and
+//! `token`, then `provided` and `oauth`, then `core`, which sends what they build, then
+//! `builder` and `operation`, which build and use a core.
 
 mod builder;
 mod call;
@@ -56,6 +58,7 @@ mod pager;
 mod provided;
 mod redact;
 mod retry;
+mod servers;
 mod settings;
 mod token;
 mod sign;
@@ -70,6 +73,7 @@ pub use oauth::{Authorization, AuthorizationCode, ClientCredentials, RefreshToke
 pub use operation::{DecodeAnswer, Empty, Json, Kind, Operation, Raw, Text, Varied, WithResponse, variant};
 pub use pager::Items;
 pub use retry::RetryPolicy;
+pub use servers::server_url;
 pub use settings::{Credentials, Settings, Token, http_client_builder};
 pub use token::{
     AccessToken, DEFAULT_REFRESH_MARGIN, FnToken, StaticToken, TokenCache, TokenFuture, TokenProvider, token_fn,

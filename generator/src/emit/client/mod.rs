@@ -8,7 +8,7 @@
 //! their names, body style, media choices, answer) is its [`ClientShape`], decided in the
 //! model; this module turns shapes into tokens: `handle` the handle's methods and the
 //! builders, `call` the request a builder makes, `send` the sending and paging,
-//! `samples` one typed call per operation.
+//! `samples` one typed call per operation, `servers` the spec's servers.
 //!
 //! [`ClientShape`]: crate::model::ClientShape
 
@@ -16,6 +16,7 @@ mod call;
 mod handle;
 mod samples;
 mod send;
+mod servers;
 
 use super::rust::{Paths, ident};
 use super::{features, jobs};
@@ -146,6 +147,7 @@ impl ClientEmitter<'_> {
         let constructors = constructors(api);
         let accessors = api.tags_with_operations().map(accessor);
         let default_base_url = default_base_url(api);
+        let servers = servers::servers_module(api);
         let request = generic_request();
         quote! {
             //! The client and its builder, and the request every operation's builder is.
@@ -156,6 +158,8 @@ impl ClientEmitter<'_> {
             pub const USER_AGENT: &str = #user_agent;
 
             #default_base_url
+
+            #servers
 
             /// Sets up a [`Client`]: timeout, user agent, retry policy, validation, or a
             /// caller-provided `reqwest::Client`.
