@@ -26,6 +26,15 @@ pub enum SchemeKind {
         /// The header, query parameter or cookie.
         name: &'static str,
     },
+    /// `Authorization: <scheme> <credentials>` of an HTTP auth-scheme other than bearer and
+    /// basic (`Digest`, `Signature`, a vendor's), which the spec cannot describe further: the
+    /// generated client leaves it to the signer the user sets
+    /// ([`Builder::signer`](crate::client::Builder::signer), feature `client`), and the server
+    /// hands the whole `Authorization` value to the authenticator ([`Secret::Http`]).
+    Http {
+        /// The auth-scheme, as the spec writes it (compared without case).
+        scheme: &'static str,
+    },
 }
 
 /// Where an API key travels.
@@ -48,6 +57,7 @@ impl Scheme {
             SchemeKind::ApiKey { location: KeyIn::Header, name } => format!("the header `{name}`"),
             SchemeKind::ApiKey { location: KeyIn::Query, name } => format!("the query parameter `{name}`"),
             SchemeKind::ApiKey { location: KeyIn::Cookie, name } => format!("the cookie `{name}`"),
+            SchemeKind::Http { scheme } => format!("`Authorization: {scheme} <credentials>`"),
         }
     }
 }
@@ -76,14 +86,17 @@ pub enum Secret<'a> {
         /// The password.
         password: &'a str,
     },
+    /// The whole `Authorization` value of an `http` scheme (`Digest username="a", ...`), its
+    /// auth-scheme included: the service parses and checks it.
+    Http(&'a str),
 }
 
 impl<'a> Credential<'a> {
-    /// The bearer token or API key; `None` for basic credentials.
+    /// The bearer token or API key; `None` for basic credentials and an `http` scheme's.
     pub fn token(&self) -> Option<&'a str> {
         match self.secret {
             Secret::Bearer(token) | Secret::ApiKey(token) => Some(token),
-            Secret::Basic { .. } => None,
+            Secret::Basic { .. } | Secret::Http(_) => None,
         }
     }
 }
@@ -99,6 +112,7 @@ impl fmt::Debug for Secret<'_> {
         match self {
             Secret::Bearer(_) => f.write_str("Bearer(\"<redacted>\")"),
             Secret::ApiKey(_) => f.write_str("ApiKey(\"<redacted>\")"),
+            Secret::Http(_) => f.write_str("Http(\"<redacted>\")"),
             Secret::Basic { user, .. } => {
                 f.debug_struct("Basic").field("user", user).field("password", &crate::Redacted).finish()
             }

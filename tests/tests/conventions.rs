@@ -32,6 +32,8 @@ impl Authenticator for Forge {
             Secret::Bearer(token) => token == "tok",
             Secret::ApiKey(key) => key == "key" || (credential.scheme == "signature" && key == SIGNATURE),
             Secret::Basic { user, password } => (user, password) == ("ada", "pw"),
+            // The `http` scheme's whole `Authorization` value, auth-scheme included.
+            Secret::Http(value) => value == r#"Signature keyId="k1",signature="POST /user/repos""#,
         };
         if !known {
             return Err(ApiError::unauthorized("unknown credentials"));
@@ -388,6 +390,56 @@ async fn each_scheme_presents_its_credentials_where_the_spec_says() {
     let error = client_with(&base, |b| b.token("apiKey", "key")).repos().delete("octo", "x", "octo/x").send().await;
     let message = error.unwrap_err().to_string();
     assert_eq!(message, "`deleteRepo` needs the credentials of `basic`; give them to the client builder");
+}
+
+#[tokio::test]
+async fn an_http_scheme_is_left_to_the_signer_and_its_authorization_value_reaches_the_authenticator() {
+    let (base, forge) = start().await;
+    // `createRepo` accepts a token, basic credentials, or an HTTP signature (`signed`).
+    let sign = |request: &mut apigen_runtime::client::Signing<'_>| {
+        let value = format!(r#"Signature keyId="k1",signature="{} {}""#, request.method(), request.url().path());
+        request.set_header("authorization", &value)
+    };
+    let signed = client_with(&base, |b| b.signer(sign));
+    assert!(matches!(signed.repos().create("mine").send().await.unwrap(), CreateRepoAnswer::Created(_)));
+    assert_eq!(*forge.principals.lock().unwrap(), ["signed"]);
+    // Without a signer, the client says what the scheme needs before sending.
+    let message = client_with(&base, |b| b).repos().create("mine").send().await.unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "`createRepo` needs the credentials of `token` or `basic` or `signed`; give them to the client builder \
+         (an `http` scheme's by its `.signer(..)`)"
+    );
+    // A token for it is refused when the client is built.
+    let built = ClientBuilder::new(&base, forge_client::USER_AGENT, forge_client::SCHEMES, &forge_client::ERRORS)
+        .token("signed", "t")
+        .build();
+    assert_eq!(
+        built.unwrap_err().to_string(),
+        "`signed` is an `http` scheme (`Authorization: Signature ..`) the client leaves to its signer: \
+         set `.signer(..)` on the builder instead of credentials"
+    );
+    // The server challenges with the auth-scheme; a wrong signature is refused by the
+    // authenticator.
+    let refused = http()
+        .post(format!("{base}/user/repos"))
+        .header("content-type", "application/json")
+        .body(r#"{"name":"x"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401);
+    assert_eq!(refused.headers()["www-authenticate"], "Bearer, Basic realm=\"api\", Signature");
+    let wrong = http()
+        .post(format!("{base}/user/repos"))
+        .header("authorization", r#"signature keyId="k1",signature="forged""#)
+        .header("content-type", "application/json")
+        .body(r#"{"name":"x"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), 401);
+    assert_eq!(*forge.principals.lock().unwrap(), ["signed"], "neither reached a handler");
 }
 
 #[tokio::test]

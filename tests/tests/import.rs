@@ -1898,3 +1898,32 @@ fn a_required_error_field_with_a_pattern_is_filled_with_the_documents_example() 
     assert!(schemas.contains("correlationId: { type: string, pattern: "), "the pattern is kept: {schemas}");
     assert_eq!(api.errors.fill, [("/correlationId".to_owned(), serde_json::json!("c1"))]);
 }
+
+#[test]
+fn an_http_scheme_other_than_bearer_and_basic_is_kept_for_the_signer_with_its_gap() {
+    let doc = serde_json::json!({
+        "openapi": "3.1.0",
+        "info": { "title": "Signed", "version": "1" },
+        "components": { "securitySchemes": {
+            "digest": { "type": "http", "scheme": "Digest", "description": "RFC 7616." },
+            "hmac": { "type": "http", "scheme": "HMAC-SHA256" },
+            "tls": { "type": "mutualTLS" }
+        } },
+        "paths": {
+            "/a": { "get": { "operationId": "a", "security": [{ "hmac": [] }], "responses": { "204": { "description": "Done." } } } },
+            "/b": { "get": { "operationId": "b", "security": [{ "tls": [] }], "responses": { "204": { "description": "Done." } } } }
+        },
+        "security": [{ "digest": [] }]
+    });
+    let imported = apigen::import::import(&doc, "signed.json").unwrap();
+    let api = lint_imported(&imported, "the signed document");
+    let kinds: Vec<String> = api.auth_schemes.iter().map(|s| format!("{} {:?}", s.name, s.kind)).collect();
+    assert_eq!(kinds, ["digest Http { scheme: \"Digest\" }", "hmac Http { scheme: \"HMAC-SHA256\" }"]);
+    let auth_of = |name: &str| format!("{:?}", api.operations.iter().find(|op| op.name == name).unwrap().auth);
+    assert_eq!(auth_of("a"), "Any([[\"hmac\"]])");
+    // Mutual TLS is still left out: the operation needing only it is public, with its gap.
+    assert_eq!(auth_of("b"), "None");
+    let gaps: Vec<&str> = api.gaps.keys().map(String::as_str).collect();
+    assert!(gaps.contains(&"http-signer") && gaps.contains(&"other-http-auth"), "{gaps:?}");
+    assert!(api.gaps["http-signer"].decision.contains("`.signer(..)`"));
+}

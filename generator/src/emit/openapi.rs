@@ -281,6 +281,7 @@ impl Document<'_> {
                 SchemeKind::ApiKey { location, name } => {
                     json!({"type": "apiKey", "in": location.as_str(), "name": name, "description": description})
                 }
+                SchemeKind::Http { scheme } => json!({"type": "http", "scheme": scheme, "description": description}),
             };
             (scheme.name.clone(), value)
         });

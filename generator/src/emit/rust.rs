@@ -336,6 +336,7 @@ pub fn schemes_const(api: &Api) -> TokenStream {
                 };
                 quote!(::apigen_runtime::codegen::SchemeKind::ApiKey { location: ::apigen_runtime::codegen::KeyIn::#location, name: #name })
             }
+            SchemeKind::Http { scheme } => quote!(::apigen_runtime::codegen::SchemeKind::Http { scheme: #scheme }),
         };
         quote! { ::apigen_runtime::codegen::Scheme { name: #name, kind: #kind } }
     });

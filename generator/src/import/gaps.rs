@@ -54,8 +54,10 @@ kinds! {
         "Declared as a required string path parameter (its sample one item, as text, when the document's was a list of numbers the format cannot type).";
     API_KEY = "api-key-auth", "API keys whose location is not a header, the query or a cookie, or that name no parameter.",
         "The scheme is left out: operations needing only it are public; add the key to the HTTP client's default headers.";
-    BASIC = "other-http-auth", "HTTP authentication other than bearer and basic (digest, mutual TLS, ...).",
+    BASIC = "other-http-auth", "Authentication the format cannot hold: mutual TLS, an `http` scheme naming no auth-scheme, a type OpenAPI does not define.",
         "The scheme is left out: operations needing only it are public; add the credentials to the HTTP client's default headers.";
+    SIGNED = "http-signer", "HTTP authentication other than bearer and basic (Digest, HOBA, HTTP signatures, a vendor's auth-scheme), whose credentials apigen cannot compute.",
+        "Kept as an `http` scheme with its auth-scheme: the generated client leaves it to a signer the user sets (`.signer(..)`, which sees the final request), and the server hands the whole `Authorization` value to the authenticator.";
     OAUTH = "oauth-as-bearer", "OAuth 2 and OpenID Connect flows and scopes.",
         "Read as a bearer token (`Authorization: Bearer <token>`), which is what they send; flows and scopes are not kept.";
     OPTIONAL_AUTH = "optional-auth", "Security that also allows no credential (`{}` among the alternatives), or an alternative naming a scheme the format cannot hold.",

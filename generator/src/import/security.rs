@@ -11,11 +11,15 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
 impl Importer<'_> {
-    /// Notes gap `oauth` at each OAuth 2 or OpenID Connect scheme (kept as a bearer scheme).
+    /// Notes gap `oauth` at each OAuth 2 or OpenID Connect scheme (kept as a bearer scheme),
+    /// and `http-signer` at each `http` scheme left to the client's signer.
     pub(super) fn note_scheme_gaps(&mut self) {
         let doc = self.doc;
         for pointer in &doc.auth.oauth {
             self.built.gaps.note(gaps::OAUTH, pointer);
+        }
+        for pointer in &doc.auth.signed {
+            self.built.gaps.note(gaps::SIGNED, pointer);
         }
     }
 
@@ -93,10 +97,14 @@ pub struct Auth {
     /// The pointers of the OAuth 2 and OpenID Connect schemes, kept as bearer schemes (gap
     /// `oauth`).
     pub oauth: Vec<String>,
+    /// The pointers of the `http` schemes other than bearer and basic, kept as `http` schemes
+    /// the client leaves to its signer (gap `http-signer`).
+    pub signed: Vec<String>,
 }
 
 /// The security schemes: bearer, OAuth 2 and OpenID Connect (which send bearer tokens)
-/// are kept; API keys and basic authentication are noted for the operations needing them.
+/// are kept; API keys and basic authentication are noted for the operations needing them;
+/// another `http` auth-scheme is kept for the client's signer.
 pub(super) fn schemes(doc: &Value) -> Auth {
     let mut auth = Auth::default();
     let Some(schemes) = doc.pointer("/components/securitySchemes").and_then(Value::as_object) else {
@@ -140,6 +148,12 @@ pub(super) fn schemes(doc: &Value) -> Auth {
                 node.insert("type".into(), json!("api-key"));
                 node.insert("in".into(), json!(location));
                 node.insert("name".into(), json!(name));
+            }
+            // Digest, HOBA, a signature: kept as written, for the user's signer to compute.
+            ("http", _) if text("scheme").is_some_and(is_token) => {
+                auth.signed.push(pointer.clone());
+                node.insert("type".into(), json!("http"));
+                node.insert("scheme".into(), json!(text("scheme")));
             }
             _ => {
                 auth.other.insert(key.clone(), gaps::BASIC);

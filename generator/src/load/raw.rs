@@ -140,8 +140,9 @@ pub struct RawViolationKeys {
 /// `api.auth.<name>:` one way a caller proves who it is.
 #[derive(Debug, Deserialize)]
 pub struct RawAuthScheme {
-    /// `bearer` (`Authorization: Bearer <token>`), `basic` (`Authorization: Basic ..`) or
-    /// `api-key` (a key in a header, the query or a cookie).
+    /// `bearer` (`Authorization: Bearer <token>`), `basic` (`Authorization: Basic ..`),
+    /// `api-key` (a key in a header, the query or a cookie) or `http` (`Authorization: <scheme>
+    /// ..`, which the client leaves to its signer).
     #[serde(rename = "type")]
     pub ty: String,
     /// Where an `api-key` travels: `header`, `query` or `cookie`.
@@ -149,6 +150,9 @@ pub struct RawAuthScheme {
     pub location: Option<String>,
     /// The header or query parameter of an `api-key`.
     pub name: Option<String>,
+    /// The auth-scheme of an `http` scheme (`Digest`, `Signature`, a vendor's): what the
+    /// `Authorization` header starts with.
+    pub scheme: Option<String>,
     /// What the credential is and where a caller gets one.
     pub description: Option<String>,
 }

@@ -67,6 +67,11 @@ fn scheme_kind(scheme: &RawAuthScheme, at: &impl Fn(&str) -> Location, diags: &m
             }
         }
     };
+    if scheme.ty != "http" && scheme.scheme.is_some() {
+        diags
+            .error(at("scheme"), "`scheme` belongs to `http` schemes")
+            .hint("an `http` scheme names the auth-scheme `Authorization` starts with (`scheme: Digest`)");
+    }
     match scheme.ty.as_str() {
         "bearer" => {
             api_key_only(diags, "a bearer token always travels in `Authorization: Bearer <token>`");
@@ -106,12 +111,42 @@ fn scheme_kind(scheme: &RawAuthScheme, at: &impl Fn(&str) -> Location, diags: &m
             };
             Some(SchemeKind::ApiKey { location: location?, name: name? })
         }
+        "http" => {
+            api_key_only(diags, "an `http` scheme travels in `Authorization: <scheme> <credentials>`");
+            http_scheme(scheme.scheme.as_deref(), at, diags)
+        }
         other => {
             diags
                 .error(at("type"), format!("`{other}` is not an auth scheme type"))
-                .hint("use `bearer`, `basic` or `api-key`");
+                .hint("use `bearer`, `basic`, `api-key` or `http`");
             None
         }
+    }
+}
+
+/// An `http` scheme's auth-scheme: a token, neither `bearer` nor `basic` (their own types).
+fn http_scheme(scheme: Option<&str>, at: &impl Fn(&str) -> Location, diags: &mut Diagnostics) -> Option<SchemeKind> {
+    match scheme {
+        None => {
+            diags
+                .error(at("type"), "an `http` scheme needs `scheme`")
+                .hint("name the auth-scheme `Authorization` starts with (`scheme: Digest`)");
+            None
+        }
+        Some(own @ ("bearer" | "basic" | "Bearer" | "Basic" | "BEARER" | "BASIC")) => {
+            let ty = own.to_ascii_lowercase();
+            diags
+                .error(at("scheme"), format!("an `http` scheme `{own}` is a `{ty}` scheme"))
+                .hint(format!("write `type: {ty}`: the generated client and server present and read it themselves"));
+            None
+        }
+        Some(other) if !is_token(other) => {
+            diags
+                .error(at("scheme"), format!("`{other}` is not an auth-scheme"))
+                .hint("an auth-scheme is an HTTP token: letters, digits and `!#$%&'*+-.^_`|~`");
+            None
+        }
+        Some(other) => Some(SchemeKind::Http { scheme: other.to_owned() }),
     }
 }
 

@@ -1027,6 +1027,13 @@ pub enum SchemeKind {
         /// The header, query parameter or cookie name.
         name: String,
     },
+    /// `Authorization: <scheme> <credentials>` of an HTTP auth-scheme other than bearer and
+    /// basic (`Digest`, `Signature`, a vendor's): the client leaves it to the user's signer,
+    /// the server hands the whole header value to the authenticator.
+    Http {
+        /// The auth-scheme, as the spec writes it.
+        scheme: String,
+    },
 }
 
 impl SchemeKind {
@@ -1043,6 +1050,7 @@ impl SchemeKind {
                     _ => "header",
                 }
             ),
+            SchemeKind::Http { scheme } => format!("`Authorization: {scheme} <credentials>`"),
         }
     }
 }

@@ -196,6 +196,12 @@ pub(super) fn present(settings: &Settings) -> Result<Vec<(&'static str, Presente
             Ok::<_, Error>(value)
         };
         let how = match (scheme.kind, credentials) {
+            (SchemeKind::Http { scheme: auth }, _) => {
+                return Err(Error::Config(format!(
+                    "`{name}` is an `http` scheme (`Authorization: {auth} ..`) the client leaves to its signer: \
+                     set `.signer(..)` on the builder instead of credentials"
+                )));
+            }
             (SchemeKind::Bearer, Credentials::Token(token)) => {
                 Presented::Header(reqwest::header::AUTHORIZATION, sensitive(&format!("Bearer {}", token.0))?)
             }
@@ -251,6 +257,24 @@ pub(super) struct Endpoint<'a> {
     pub(super) user_agent: &'a HeaderValue,
 }
 
+impl<'a> Endpoint<'a> {
+    /// Whether the client holds what `scheme` needs: `Some` with the credentials it presents,
+    /// or `Some(None)` for an `http` scheme left to the signer when one is set; `None` when
+    /// it holds nothing for it.
+    fn held(&self, scheme: &str) -> Option<Option<&'a Presented>> {
+        match self.credentials.iter().find(|(name, _)| *name == scheme) {
+            Some((_, presented)) => Some(Some(presented)),
+            None if self.settings.signer.is_some() && self.left_to_signer(scheme) => Some(None),
+            None => None,
+        }
+    }
+
+    /// Whether `scheme` is an `http` scheme, whose credentials only a signer can give.
+    fn left_to_signer(&self, scheme: &str) -> bool {
+        self.settings.schemes.iter().any(|s| s.name == scheme && matches!(s.kind, SchemeKind::Http { .. }))
+    }
+}
+
 impl Call {
     /// The credentials this call sends: those of every scheme of the first alternative its
     /// operation accepts whose schemes the client all holds (one scheme, usually; two keys
@@ -259,18 +283,21 @@ impl Call {
         if self.auth.is_empty() {
             return Ok(Vec::new());
         }
-        let held = |scheme: &&str| endpoint.credentials.iter().find(|(name, _)| name == scheme).map(|(_, p)| p);
+        let held = |scheme: &&str| endpoint.held(scheme);
         let all_held = self.auth.iter().find_map(|set| set.iter().map(held).collect::<Option<Vec<_>>>());
+        let all_held = all_held.map(|presented| presented.into_iter().flatten().collect());
         all_held.ok_or_else(|| {
             let alternatives: Vec<String> = self
                 .auth
                 .iter()
                 .map(|set| set.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" and "))
                 .collect();
+            let signed = self.auth.iter().flat_map(|set| set.iter()).any(|scheme| endpoint.left_to_signer(scheme));
             Error::Config(format!(
-                "`{}` needs the credentials of {}; give them to the client builder",
+                "`{}` needs the credentials of {}; give them to the client builder{}",
                 self.operation,
-                alternatives.join(" or ")
+                alternatives.join(" or "),
+                if signed { " (an `http` scheme's by its `.signer(..)`)" } else { "" }
             ))
         })
     }
@@ -278,7 +305,7 @@ impl Call {
     /// The alternative of the operation's `auth` whose credentials this call sends (as
     /// [`Call::presented`] chooses it); empty for a public operation or when none is held.
     pub(super) fn alternative(&self, endpoint: &Endpoint<'_>) -> &'static [&'static str] {
-        let held = |scheme: &&str| endpoint.credentials.iter().any(|(name, _)| name == scheme);
+        let held = |scheme: &&str| endpoint.held(scheme).is_some();
         self.auth.iter().copied().find(|set| set.iter().all(held)).unwrap_or(&[])
     }
 

@@ -46,6 +46,7 @@ impl Found<'_> {
         let secret = match self.kind {
             SchemeKind::Bearer => Secret::Bearer(&self.text),
             SchemeKind::ApiKey { .. } => Secret::ApiKey(&self.text),
+            SchemeKind::Http { .. } => Secret::Http(&self.text),
             SchemeKind::Basic => {
                 let (user, password) = self.text.split_once(':').unwrap_or((&self.text, ""));
                 Secret::Basic { user, password }
@@ -97,6 +98,8 @@ pub(crate) fn challenge(alternatives: &[&'static [Scheme]]) -> Option<HeaderValu
             SchemeKind::Bearer => Some("Bearer"),
             SchemeKind::Basic => Some("Basic realm=\"api\""),
             SchemeKind::ApiKey { .. } => None,
+            // The auth-scheme alone: its parameters (a Digest nonce) are the service's.
+            SchemeKind::Http { scheme } => Some(scheme),
         })
         .collect();
     if challenges.is_empty() { None } else { HeaderValue::from_str(&challenges.join(", ")).ok() }
@@ -115,6 +118,10 @@ fn find<'p>(parts: &'p Parts, scheme: &Scheme) -> Option<Found<'p>> {
         }
         SchemeKind::ApiKey { location: KeyIn::Cookie, name } => {
             Cow::Owned(super::input::read_cookies(&parts.headers).into_iter().find(|(key, _)| key == name)?.1)
+        }
+        SchemeKind::Http { scheme } => {
+            authorization(parts, scheme).filter(|credentials| !credentials.is_empty())?;
+            Cow::Borrowed(parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim())
         }
     };
     Some(Found { scheme: scheme.name, kind: scheme.kind, text })
@@ -138,7 +145,8 @@ fn basic(credentials: &str) -> Option<String> {
 /// The 401 for a request carrying none of the alternatives of credentials accepted.
 fn missing(parts: &Parts, alternatives: &[&'static [Scheme]]) -> ApiError {
     let schemes = schemes_of(alternatives);
-    let reads_authorization = schemes.iter().any(|s| matches!(s.kind, SchemeKind::Bearer | SchemeKind::Basic));
+    let reads_authorization =
+        schemes.iter().any(|s| matches!(s.kind, SchemeKind::Bearer | SchemeKind::Basic | SchemeKind::Http { .. }));
     let forms: Vec<String> =
         alternatives.iter().map(|set| set.iter().map(Scheme::describe).collect::<Vec<_>>().join(" and ")).collect();
     let message = match alternatives {

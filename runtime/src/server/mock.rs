@@ -171,12 +171,13 @@ impl MockPrincipal for Anonymous {
 impl Authenticator for MockService {
     type Principal = String;
 
-    /// Hands the closure of [`MockService::with_auth`] the bearer token or API key, or
-    /// `user:password` for basic credentials.
+    /// Hands the closure of [`MockService::with_auth`] the bearer token or API key,
+    /// `user:password` for basic credentials, or the whole `Authorization` value of an `http`
+    /// scheme.
     fn authenticate(&self, credential: Credential<'_>) -> impl Future<Output = Result<String, ApiError>> + Send {
         let text = match credential.secret {
             Secret::Basic { user, password } => format!("{user}:{password}"),
-            Secret::Bearer(token) | Secret::ApiKey(token) => token.to_owned(),
+            Secret::Bearer(token) | Secret::ApiKey(token) | Secret::Http(token) => token.to_owned(),
         };
         std::future::ready((self.auth)(&text))
     }

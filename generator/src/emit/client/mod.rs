@@ -334,6 +334,14 @@ fn constructors(api: &Api) -> TokenStream {
             quote!(.basic(#name, user, password)),
             format!("with the `{name}` user and password"),
         ),
+        Some(AuthScheme { name, kind: SchemeKind::Http { scheme }, .. }) => (
+            quote!(),
+            quote!(),
+            quote!(),
+            format!(
+                "whose requests the signer you set with `.signer(..)` signs (scheme `{name}`, `Authorization: {scheme} ..`)"
+            ),
+        ),
         Some(AuthScheme { name, kind, .. }) => (
             quote!(token: #into_string,),
             quote!(token),
@@ -342,12 +350,21 @@ fn constructors(api: &Api) -> TokenStream {
         ),
         None => (quote!(), quote!(), quote!(), "without credentials (the API declares no scheme)".to_owned()),
     };
-    let others: Vec<String> = api.auth_schemes.iter().skip(1).map(|s| format!("`{}`", s.name)).collect();
+    let signed = |s: &&AuthScheme| matches!(s.kind, SchemeKind::Http { .. });
+    let named = |s: &AuthScheme| format!("`{}`", s.name);
+    let others: Vec<String> = api.auth_schemes.iter().skip(1).filter(|s| !signed(s)).map(named).collect();
+    let left_to_signer: Vec<String> = api.auth_schemes.iter().skip(1).filter(signed).map(named).collect();
     let mut builder_doc = format!("A builder for a client of the API at `base_url`, {what}.");
     if !others.is_empty() {
         builder_doc.push_str(&format!(
             " The credentials of the other schemes ({}) are set with `.token(scheme, ..)` or `.basic(scheme, ..)`.",
             others.join(", ")
+        ));
+    }
+    if !left_to_signer.is_empty() {
+        builder_doc.push_str(&format!(
+            " Those of the `http` schemes ({}) are the signer's, set with `.signer(..)`.",
+            left_to_signer.join(", ")
         ));
     }
     let new_doc = format!(

@@ -39,6 +39,8 @@ impl ClientEmitter<'_> {
             let name = &scheme.name;
             match scheme.kind {
                 crate::model::SchemeKind::Basic => quote! { .basic(#name, "sample-user", "sample-password") },
+                // Left to a signer, which the caller of the samples sets.
+                crate::model::SchemeKind::Http { .. } => quote! {},
                 _ => quote! { .token(#name, "sample-token") },
             }
         });
