@@ -12,7 +12,8 @@ use forge_server::types::{
 };
 use forge_server::{
     ApiError, Authenticator, Context, CreateRepoRequest, Credential, DeleteRepoRequest, EventsApi, GetRepoRequest,
-    GetSettingsRequest, HeadRepoRequest, HealthRequest, ListEventsRequest, ListReposRequest, ReposApi, Secret,
+    GetSettingsRequest, HeadRepoRequest, HealthRequest, ListEventArchiveRequest, ListEventLogRequest,
+    ListEventsRequest, ListReposRequest, ReposApi, Secret,
 };
 use futures_util::StreamExt;
 use serde_json::{Value, json};
@@ -133,6 +134,19 @@ impl EventsApi for Forge {
         let next = if start + size < 7 { format!("ev{}", start + size) } else { String::new() };
         Ok(EventPage { events, response_metadata: Some(ResponseMetadata { next_cursor: Some(next) }) })
     }
+    async fn list_event_archive(
+        &self,
+        _: Context<String>,
+        request: ListEventArchiveRequest,
+    ) -> Result<Vec<Event>, ApiError> {
+        // Pages of three of seven events, numbered from 1.
+        let start = (request.page.unwrap_or(1).max(1) as usize - 1) * 3;
+        Ok((start..7).take(3).map(|i| Event { id: format!("ev_{i}"), kind: "push".into() }).collect())
+    }
+    async fn list_event_log(&self, _: Context<String>, request: ListEventLogRequest) -> Result<Vec<Event>, ApiError> {
+        let start = request.offset.unwrap_or(0).max(0) as usize;
+        Ok((start..7).take(3).map(|i| Event { id: format!("ev_{i}"), kind: "push".into() }).collect())
+    }
 }
 
 async fn start() -> (String, Arc<Forge>) {
@@ -181,6 +195,12 @@ impl ReposApi for Shared {
 impl EventsApi for Shared {
     async fn list_events(&self, c: Context<String>, r: ListEventsRequest) -> Result<EventPage, ApiError> {
         self.0.list_events(c, r).await
+    }
+    async fn list_event_archive(&self, c: Context<String>, r: ListEventArchiveRequest) -> Result<Vec<Event>, ApiError> {
+        self.0.list_event_archive(c, r).await
+    }
+    async fn list_event_log(&self, c: Context<String>, r: ListEventLogRequest) -> Result<Vec<Event>, ApiError> {
+        self.0.list_event_log(c, r).await
     }
 }
 

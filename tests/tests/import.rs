@@ -1406,7 +1406,9 @@ fn pagination_is_told_from_names_and_written_in_the_spec() {
         (
             "tags.yaml",
             "listTags",
+            // The list's `minItems` is kept: the mock answers no empty page of it.
             "    response:\n      status: 200\n      description: A page of tags.\n      items: Tag\n      \
+             min_items: 1\n      \
              pagination: { style: page, params: [page], cursor: page, items: \"\", gaps: [pagination] }",
             "",
         ),

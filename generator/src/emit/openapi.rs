@@ -220,6 +220,15 @@ impl Document<'_> {
 
     /// A failure response: its description and a body of the schema named `schema`, in the
     /// API's error media type.
+    /// A page's list of `item`, with the `minItems` the spec's `response.min_items` gives.
+    fn page_list(&self, item: &TypeRef, min_items: Option<u64>) -> Value {
+        let mut list = vec![("type", json!("array")), ("items", self.schema(item))];
+        if let Some(min_items) = min_items {
+            list.push(("minItems", json!(min_items)));
+        }
+        object(list)
+    }
+
     fn error_response(&self, description: &str, schema: &str) -> Value {
         let mut content = Map::new();
         let reference = json!({"schema": {"$ref": format!("#/components/schemas/{schema}")}});
@@ -499,7 +508,7 @@ impl Document<'_> {
             ResponseBody::Value(ty) => self.schema(ty),
             ResponseBody::Page { envelope: Some(e), .. } => self.schema(&TypeRef::Named(e.clone())),
             ResponseBody::Page { item, envelope: None } if op.pagination.as_ref().is_some_and(|p| !p.is_standard()) => {
-                json!({"type": "array", "items": self.schema(item)})
+                self.page_list(item, op.response.min_items)
             }
             ResponseBody::Page { item, envelope: None } => object(vec![
                 ("type", json!("object")),
@@ -517,7 +526,7 @@ impl Document<'_> {
                             "count",
                             json!({"type": "integer", "format": "int64", "description": "The count the service reports with the page, when it reports one."}),
                         ),
-                        ("items", json!({"type": "array", "items": self.schema(item)})),
+                        ("items", self.page_list(item, op.response.min_items)),
                     ]),
                 ),
                 ("required", json!(["items"])),

@@ -7,7 +7,8 @@
 
 use crate::model::crates::{CrateNames, CrateRoot, Source};
 use crate::model::{
-    Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, SchemeKind, TypeRef, Usage,
+    Api, Constraints, Field, Operation, PageStyle, Pagination, Param, ParamIn, Presence, ResponseBody, SchemeKind,
+    TypeRef, Usage,
 };
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -22,6 +23,26 @@ pub fn print_file(header: &str, tokens: TokenStream) -> String {
         Err(error) => panic!("generated tokens do not parse: {error} (at {:?})", error.span()),
     };
     format!("// {header}\n\n{}", prettyplease::unparse(&file))
+}
+
+/// The runtime's `Paging` of a paginated operation, as a constant expression: how the client's
+/// `.stream()` follows its pages and how the mock ends them.
+pub fn paging(pagination: &Pagination) -> TokenStream {
+    let (cursor, items) = (&pagination.cursor, &pagination.items);
+    let style = match &pagination.style {
+        PageStyle::Cursor { next } => quote!(Cursor { next: #next }),
+        PageStyle::HasMore { has_more, item_id } => quote!(HasMore { has_more: #has_more, item_id: #item_id }),
+        PageStyle::Offset => quote!(Offset),
+        PageStyle::Page => quote!(Page),
+        PageStyle::Link => quote!(Link),
+    };
+    quote! {
+        ::apigen_runtime::codegen::Paging {
+            cursor: #cursor,
+            items: #items,
+            style: ::apigen_runtime::codegen::PageStyle::#style,
+        }
+    }
 }
 
 /// An identifier. Names come from `model::names::sanitize`, so they are always valid.

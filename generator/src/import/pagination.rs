@@ -163,8 +163,15 @@ impl Importer<'_> {
         });
         let mut out = Map::new();
         out.insert("items".into(), json!(items));
-        if let Some(envelope) = envelope {
-            out.insert("envelope".into(), json!(envelope));
+        match envelope {
+            Some(envelope) => {
+                out.insert("envelope".into(), json!(envelope));
+            }
+            None => {
+                if let Some(min_items) = self.list_min_items(schema) {
+                    out.insert("min_items".into(), json!(min_items));
+                }
+            }
         }
         out.insert("pagination".into(), Value::Object(convention(&rule)));
         Some(out)
@@ -344,6 +351,14 @@ impl Importer<'_> {
         Some((!shared).then_some(node))
     }
 
+    /// The `minItems` of a page body that is the list itself, which a page keeps (the mock
+    /// answers no empty page of such a list); one above the samples' most items is left out.
+    fn list_min_items(&self, schema: &Value) -> Option<u64> {
+        let list = refs::lookup_value(self.doc.value, schema)?;
+        let min_items = list.get("minItems").and_then(Value::as_u64)?;
+        (1..=crate::model::sample::MAX_ITEMS).contains(&min_items).then_some(min_items)
+    }
+
     /// The items type and the envelope of an imported page body, when the imported types hold
     /// what the rule's names said (as lint checks an envelope).
     fn page_parts(&self, expr: &Expr, rule: &Rule) -> Option<(String, Option<String>)> {
@@ -446,6 +461,7 @@ fn plain_again(op: &mut OperationOut, cursor: &PendingCursor) {
         let items = response.shift_remove("items");
         let envelope = response.shift_remove("envelope");
         response.shift_remove("pagination");
+        response.shift_remove("min_items");
         let ty = match (envelope, items) {
             (Some(envelope), _) => envelope,
             (None, Some(Value::String(items))) => json!(format!("list<{items}>")),

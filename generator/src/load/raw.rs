@@ -672,6 +672,9 @@ pub struct RawResponse {
     pub media_type: Option<RawMediaTypes>,
     /// Paginated: how this operation pages, when not as `api.yaml`'s `pagination` says.
     pub pagination: Option<Box<RawPagination>>,
+    /// Paginated without a named envelope: the fewest items a page holds (OpenAPI's
+    /// `minItems` on the list).
+    pub min_items: Option<u64>,
     /// A response other than 204 that has no body (the documents' "201 no content").
     #[serde(default)]
     pub empty: bool,

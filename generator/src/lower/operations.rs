@@ -609,6 +609,7 @@ impl Lowerer<'_> {
             nullable: raw.nullable && json_value && others.is_empty(),
             others,
             headers,
+            min_items: self.page_min_items(raw, origin),
         })
     }
 
@@ -766,6 +767,20 @@ impl Lowerer<'_> {
 
     /// The response headers: typed like parameters (scalars and enumerations), one Rust name
     /// each, names compared without case.
+    /// `response.min_items`: a page's fewest items, kept only on a page without a named
+    /// envelope (an envelope's list field holds its own `min_items`).
+    fn page_min_items(&mut self, raw: &RawResponse, origin: &Origin) -> Option<u64> {
+        let min_items = raw.min_items?;
+        if raw.items.is_none() || raw.envelope.is_some() {
+            let at = self.at(&origin.key("min_items"));
+            self.diags
+                .error(at, "`min_items` is for a page of `items` without an `envelope`")
+                .hint("an envelope's list field takes its own `min_items`");
+            return None;
+        }
+        Some(min_items)
+    }
+
     fn lower_response_headers(&mut self, op: &str, raw: &RawResponse, origin: &Origin) -> Vec<ResponseHeader> {
         let mut headers: Vec<ResponseHeader> = Vec::new();
         let mut scope = Scope::new();

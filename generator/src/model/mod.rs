@@ -922,6 +922,9 @@ pub struct Response {
     /// A sample the spec gives, for a `json` body (one of any shape, which has no fields to
     /// hold samples): the document's own example of a shape the format cannot type.
     pub sample: Option<serde_json::Value>,
+    /// A page without a named envelope: the fewest items it holds (`response.min_items`; a
+    /// named envelope's list field says its own).
+    pub min_items: Option<u64>,
 }
 
 /// A success status with a body of its own.

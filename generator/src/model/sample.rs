@@ -96,14 +96,16 @@ pub fn of_response(api: &Api, op: &Operation) -> Option<Value> {
             Some(op.response.sample.clone().unwrap_or_else(|| of_ref(api, ty, &Constraints::default(), "response")))
         }
         ResponseBody::Page { envelope: Some(envelope), .. } => Some(of_type(api, envelope)),
+        // A page holds one item, or as many as its `min_items` asks.
         ResponseBody::Page { item, envelope: None } if op.pagination.as_ref().is_some_and(|p| !p.is_standard()) => {
-            Some(of_ref(api, &TypeRef::List(Box::new(item.clone())), &Constraints::default(), "item"))
+            let page = Constraints { min_items: op.response.min_items, ..Constraints::default() };
+            Some(of_ref(api, &TypeRef::List(Box::new(item.clone())), &page, "item"))
         }
-        ResponseBody::Page { item, envelope: None } => Some(json!({
-            "next": { "page": "page_2" },
-            "count": 1,
-            "items": [of_ref(api, item, &Constraints::default(), "item")],
-        })),
+        ResponseBody::Page { item, envelope: None } => {
+            let count = op.response.min_items.unwrap_or(1).clamp(1, MAX_ITEMS);
+            let items = vec![of_ref(api, item, &Constraints::default(), "item"); usize::try_from(count).unwrap_or(1)];
+            Some(json!({ "next": { "page": "page_2" }, "count": 1, "items": items }))
+        }
     }
 }
 

@@ -60,7 +60,7 @@ pub(crate) use error::too_large;
 #[cfg(feature = "tracing")]
 pub(crate) use error::violations_refused;
 pub use input::{Input, NoParams};
-pub use mock::{MockAnswer, MockCall, MockPrincipal, MockService};
+pub use mock::{MockAnswer, MockCall, MockPaging, MockPrincipal, MockService};
 pub use routes::{
     Access, Answer, Authenticated, Handled, Handler, MissingOperations, Public, Refused, Reply, Routes, bodiless,
     download, empty, json, reject, text,

@@ -7,41 +7,67 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listSpaceChangeRequests",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createSpaceChangeRequest",
         body: "{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getChangeRequest",
         body: "{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateChangeRequest",
         body: "{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "mergeChangeRequest",
         body: "{\"revision\":\"rev_3\",\"result\":\"merge\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateChangeRequestFromMain",
         body: "{\"revision\":\"rev_4\",\"result\":\"update\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getChangeRequestPdf",
         body: "{\"url\":\"https://files.example.com/cr_1.pdf\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listOrganizationChangeRequests",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
 ];
 impl crate::ChangeRequestsApi for super::MockService {

@@ -7,41 +7,67 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "getCollection",
         body: "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteCollection",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateCollection",
         body: "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listCollectionSpaces",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "moveCollection",
         body: "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "transferCollection",
         body: "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listOrganizationCollections",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createOrganizationCollection",
         body: "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::CollectionsApi for super::MockService {

@@ -7,86 +7,139 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listSpaceComments",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createSpaceComment",
         body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getSpaceComment",
         body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateSpaceComment",
         body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteSpaceComment",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "createSpaceCommentReply",
         body: "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getSpaceCommentReply",
         body: "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateSpaceCommentReply",
         body: "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteSpaceCommentReply",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listSpaceCommenters",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "listChangeRequestComments",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createChangeRequestComment",
         body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getChangeRequestComment",
         body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateChangeRequestComment",
         body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteChangeRequestComment",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "createChangeRequestCommentReply",
         body: "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listChangeRequestCommentReplies",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
 ];
 impl crate::CommentsApi for super::MockService {

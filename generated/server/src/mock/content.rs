@@ -7,81 +7,160 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "searchSpaceContent",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"page_1\",\"title\":\"Getting started\",\"path\":\"guides/getting-started\",\"sections\":[{\"id\":\"install\",\"title\":\"Install\",\"path\":\"guides/getting-started#install\",\"body\":\"Run the installer.\",\"urls\":{\"app\":\"https://example.com/app\"}}],\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getSpaceContent",
         body: "{\"object\":\"revision\",\"id\":\"rev_1\",\"type\":\"edits\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{\"app\":\"https://example.com/app\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{\"oid\":\"oid\"},\"layout\":{\"width\":\"default\"},\"cover\":{\"yPos\":1.5},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\"},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":1.5},\"git\":{\"oid\":\"oid\"}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{\"oid\":\"oid\"}}],\"variables\":{\"version\":\"2.0\",\"major\":2,\"beta\":false},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"},\"extraKey\":{\"key\":\"value\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "applySpaceContentTemplate",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listSpacePages",
         body: "{\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{\"app\":\"https://example.com/app\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{\"oid\":\"oid\"},\"layout\":{\"width\":\"default\"},\"cover\":{\"yPos\":1.5},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\"},\"computedSeed\":\"seed_1\"}]}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listSpaceFiles",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":800,\"height\":600},\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getSpaceFile",
         body: "{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":800,\"height\":600},\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listSpaceFileBacklinks",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"kind\":\"file\",\"organization\":\"OrganizationRef\",\"space\":\"SpaceRef\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"FileRef\"}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getSpacePage",
         body: "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{\"app\":\"https://example.com/app\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{\"oid\":\"oid\"},\"layout\":{\"width\":\"default\"},\"cover\":{\"yPos\":1.5},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\"},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listSpacePageLinks",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":42,\"items\":[{\"status\":\"ok\",\"relation\":\"reference\",\"targetReference\":{\"kind\":\"file\"},\"extraKey\":{\"key\":\"value\"}}],\"stats\":{\"total\":42,\"broken\":{\"total\":3,\"changeRequest\":1}}}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getChangeRequestContent",
         body: "{\"object\":\"revision\",\"id\":\"rev_1\",\"type\":\"edits\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{\"app\":\"https://example.com/app\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{\"oid\":\"oid\"},\"layout\":{\"width\":\"default\"},\"cover\":{\"yPos\":1.5},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\"},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":1.5},\"git\":{\"oid\":\"oid\"}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{\"oid\":\"oid\"}}],\"variables\":{\"version\":\"2.0\",\"major\":2,\"beta\":false},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"},\"extraKey\":{\"key\":\"value\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listChangeRequestPages",
         body: "{\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{\"app\":\"https://example.com/app\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{\"oid\":\"oid\"},\"layout\":{\"width\":\"default\"},\"cover\":{\"yPos\":1.5},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\"},\"computedSeed\":\"seed_1\"}]}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listChangeRequestFiles",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":800,\"height\":600},\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getChangeRequestFile",
         body: "{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":800,\"height\":600},\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listChangeRequestFileBacklinks",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"kind\":\"file\",\"organization\":\"OrganizationRef\",\"space\":\"SpaceRef\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"FileRef\"}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getChangeRequestPage",
         body: "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{\"app\":\"https://example.com/app\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{\"oid\":\"oid\"},\"layout\":{\"width\":\"default\"},\"cover\":{\"yPos\":1.5},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\"},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listChangeRequestPageLinks",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":42,\"items\":[{\"status\":\"ok\",\"relation\":\"reference\",\"targetReference\":{\"kind\":\"file\"},\"extraKey\":{\"key\":\"value\"}}],\"stats\":{\"total\":42,\"broken\":{\"total\":3,\"changeRequest\":1}}}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
 ];
 impl crate::ContentApi for super::MockService {

@@ -7,31 +7,64 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listOrganizationConversationClusters",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"issues-cluster\",\"id\":\"cluster_1\",\"label\":\"Single sign-on setup\",\"createdAt\":\"2024-04-01T10:00:00Z\",\"updatedAt\":\"2024-05-01T10:06:00Z\",\"icon\":\"key\",\"summary\":\"Users struggle to configure SAML.\",\"weeklyPulse\":[0,1,2,1,0,3,4,2,1,5,3,2,6],\"sources\":{\"intercom\":12,\"zendesk\":3},\"stats\":{\"issues\":15,\"conversations\":12,\"tasksTotal\":4,\"tasksBacklog\":1,\"tasksStarted\":1,\"tasksCompleted\":2,\"tasksCancelled\":0},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-clusters/cluster_1\",\"app\":\"https://app.example.com/o/org_1/insights/cluster_1\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "listOrganizationConversations",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "ingestOrganizationConversations",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listOrganizationConversationIssues",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"issue\":{\"object\":\"conversation-issue\",\"id\":\"issue_1\",\"title\":\"SAML setup unclear\",\"summary\":\"The user could not find where to upload the certificate.\",\"createdAt\":\"2024-05-01T10:06:00Z\",\"ingestedAt\":\"2024-05-01T10:01:00Z\",\"conversation\":\"conv_1\",\"cluster\":\"cluster_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-issues/issue_1\"}},\"conversation\":{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getConversationIssue",
         body: "{\"issue\":{\"object\":\"conversation-issue\",\"id\":\"issue_1\",\"title\":\"SAML setup unclear\",\"summary\":\"The user could not find where to upload the certificate.\",\"createdAt\":\"2024-05-01T10:06:00Z\",\"ingestedAt\":\"2024-05-01T10:01:00Z\",\"conversation\":\"conv_1\",\"cluster\":\"cluster_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-issues/issue_1\"}},\"conversation\":{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getConversation",
         body: "{\"conversation\":{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}},\"parts\":[{\"type\":\"message\",\"role\":\"user\",\"body\":\"How do I configure SAML single sign-on?\"}],\"metadata\":{\"url\":\"https://support.example.com/conversations/123\",\"attributes\":{\"plan\":\"business\"},\"createdAt\":\"2024-05-01T10:00:00Z\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::ConversationsApi for super::MockService {

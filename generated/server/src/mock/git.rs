@@ -7,21 +7,25 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "importSpaceFromGit",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "exportSpaceToGit",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getSpaceGitInfo",
         body: "{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteSpaceGitLegacyInstallation",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::GitApi for super::MockService {

@@ -7,56 +7,112 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listIntegrations",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"integration\",\"name\":\"slack\",\"version\":3,\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"https://example.com/preview-1.png\"],\"target\":\"all\",\"verified\":true,\"visibility\":\"public\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{\"codeblock\":\"codeblock\"}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{\"componentId\":\"componentId\"}}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"owner\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"},\"permissions\":{\"admin\":true},\"contentSecurityPolicy\":\"default-src 'self'\"}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getIntegration",
         body: "{\"object\":\"integration\",\"name\":\"slack\",\"version\":3,\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"https://example.com/preview-1.png\"],\"target\":\"all\",\"verified\":true,\"visibility\":\"public\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{\"codeblock\":\"codeblock\"}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{\"componentId\":\"componentId\"}}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"owner\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"},\"permissions\":{\"admin\":true},\"contentSecurityPolicy\":\"default-src 'self'\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "publishIntegration",
         body: "{\"object\":\"integration\",\"name\":\"slack\",\"version\":3,\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"https://example.com/preview-1.png\"],\"target\":\"all\",\"verified\":true,\"visibility\":\"public\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{\"codeblock\":\"codeblock\"}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{\"componentId\":\"componentId\"}}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"owner\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"},\"permissions\":{\"admin\":true},\"contentSecurityPolicy\":\"default-src 'self'\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteIntegration",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listIntegrationInstallations",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"inst_1\",\"status\":\"active\",\"space_selection\":\"all\",\"site_selection\":\"all\",\"spaces\":4,\"configuration\":{\"channel\":\"general\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack/installations/inst_1\",\"app\":\"https://app.example.com/integrations/slack/installations/inst_1\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1\"},\"externalIds\":[\"T0123456\"],\"target\":{\"organization\":\"org_1\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "installIntegration",
         body: "{\"id\":\"inst_1\",\"status\":\"active\",\"space_selection\":\"all\",\"site_selection\":\"all\",\"spaces\":4,\"configuration\":{\"channel\":\"general\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack/installations/inst_1\",\"app\":\"https://app.example.com/integrations/slack/installations/inst_1\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1\"},\"externalIds\":[\"T0123456\"],\"target\":{\"organization\":\"org_1\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listIntegrationEvents",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"event_1\",\"integrationId\":\"slack\",\"installationId\":\"inst_1\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"payload\":{\"type\":\"installation_setup\",\"eventId\":\"event_1\",\"installationId\":\"inst_1\",\"status\":\"active\",\"previous\":{\"status\":\"active\",\"configuration\":{\"channel\":\"random\"}}},\"status\":\"success\"}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getIntegrationEvent",
         body: "{\"event\":{\"id\":\"event_1\",\"integrationId\":\"slack\",\"installationId\":\"inst_1\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"payload\":{\"type\":\"installation_setup\",\"eventId\":\"event_1\",\"installationId\":\"inst_1\",\"status\":\"active\",\"previous\":{\"status\":\"active\"}},\"status\":\"success\"},\"trace\":{\"logs\":[{\"message\":\"message\"}]}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listIntegrationSpaces",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"integration\":\"slack\",\"installation\":\"inst_1\",\"status\":\"active\",\"configuration\":{\"channel\":\"docs\"},\"externalIds\":[\"C0123456\"],\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/integrations/slack\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1/spaces/space_1\"},\"space\":\"IntegrationEntrySpace\"}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "listIntegrationSites",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"integration\":\"slack\",\"installation\":\"inst_1\",\"status\":\"active\",\"configuration\":{\"channel\":\"docs\"},\"externalIds\":[\"C0123456\"],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1/integrations/slack\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1/sites/site_1\"},\"site\":\"IntegrationEntrySite\"}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "updateIntegrationDevMode",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::IntegrationsApi for super::MockService {

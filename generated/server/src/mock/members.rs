@@ -7,41 +7,76 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listOrganizationMembers",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getOrganizationMember",
         body: "{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteOrganizationMember",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateOrganizationMember",
         body: "{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "pingOrganization",
         body: "{\"serviceVisitorClaims\":\"eyJhbGciOiJIUzI1NiJ9.e30.signature\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "setOrganizationMemberSso",
         body: "{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listOrganizationMemberSpaces",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"permission\":\"admin\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "listOrganizationMemberTeams",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"team\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"member\":{\"role\":\"owner\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
 ];
 impl crate::MembersApi for super::MockService {

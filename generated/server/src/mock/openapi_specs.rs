@@ -7,31 +7,46 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listOrganizationOpenApiSpecs",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"acme-api\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/acme-api\",\"app\":\"https://app.example.com/o/org_1/openapi/acme-api\",\"published\":\"https://api.example.com/openapi/org_1/acme-api\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createOrganizationOpenApiSpec",
         body: "{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"acme-api\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/acme-api\",\"app\":\"https://app.example.com/o/org_1/openapi/acme-api\",\"published\":\"https://api.example.com/openapi/org_1/acme-api\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getOpenApiSpec",
         body: "{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"acme-api\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/acme-api\",\"app\":\"https://app.example.com/o/org_1/openapi/acme-api\",\"published\":\"https://api.example.com/openapi/org_1/acme-api\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "createOrUpdateOpenApiSpec",
         body: "{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"acme-api\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/acme-api\",\"app\":\"https://app.example.com/o/org_1/openapi/acme-api\",\"published\":\"https://api.example.com/openapi/org_1/acme-api\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteOpenApiSpec",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateOpenApiSpec",
         body: "{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"acme-api\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/acme-api\",\"app\":\"https://app.example.com/o/org_1/openapi/acme-api\",\"published\":\"https://api.example.com/openapi/org_1/acme-api\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::OpenapiSpecsApi for super::MockService {

@@ -7,46 +7,73 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listOrganizations",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{},\"sites\":{}},\"usageAddons\":{\"key\":{\"enabled\":true}}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\"}]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getOrganization",
         body: "{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{},\"sites\":{}},\"usageAddons\":{\"key\":{\"enabled\":true}}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\"}]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateOrganization",
         body: "{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{},\"sites\":{}},\"usageAddons\":{\"key\":{\"enabled\":true}}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\"}]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteOrganizationInviteLink",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "joinOrganization",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "searchOrganizationContent",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"space_1\",\"title\":\"Product guides\",\"pages\":[{\"id\":\"page_1\",\"title\":\"Getting started\",\"path\":\"guides/getting-started\",\"sections\":[],\"urls\":{\"app\":\"https://example.com/app\"}}]}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "getOrganizationAgentInstructions",
         body: "{\"object\":\"agent-instructions\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"updatedAt\":\"2024-03-01T12:00:00Z\",\"updatedBy\":\"user_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/agent-instructions\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateOrganizationAgentInstructions",
         body: "{\"object\":\"agent-instructions\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"updatedAt\":\"2024-03-01T12:00:00Z\",\"updatedBy\":\"user_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/agent-instructions\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listOrganizationsByEmailDomain",
         body: "{\"organizations\":[{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\"},\"mergeRules\":{\"type\":\"rules\"},\"urls\":{\"location\":\"https://example.com/location\"},\"trial\":{\"status\":\"notapplicable\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\"},\"internal_billingMigration\":{\"deadline\":\"2024-01-15T09:30:00Z\"},\"permissions\":{\"view\":true}}]}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::OrganizationsApi for super::MockService {

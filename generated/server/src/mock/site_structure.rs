@@ -7,86 +7,130 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listSiteSections",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://example.com/published\"}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createSiteSection",
         body: "{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://example.com/published\"}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteSiteSection",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateSiteSection",
         body: "{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://example.com/published\"}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "moveSiteSection",
         body: "{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://example.com/published\"}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listSiteSpaces",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://docs.example.com/guides\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createSiteSpace",
         body: "{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteSiteSpace",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateSiteSpace",
         body: "{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "moveSiteSpace",
         body: "{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listSiteSectionGroups",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{\"published\":\"https://example.com/published\"}}],\"icon\":\"box\"}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createSiteSectionGroup",
         body: "{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{\"published\":\"https://example.com/published\"}}],\"icon\":\"box\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteSiteSectionGroup",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateSiteSectionGroup",
         body: "{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{\"published\":\"https://example.com/published\"}}],\"icon\":\"box\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "addSiteSectionGroupSection",
         body: "{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{\"published\":\"https://example.com/published\"}}],\"icon\":\"box\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "removeSiteSectionGroupSection",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "moveSiteSectionGroup",
         body: "{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{\"published\":\"https://example.com/published\"}}],\"icon\":\"box\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::SiteStructureApi for super::MockService {

@@ -7,51 +7,70 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listOrganizationSites",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createOrganizationSite",
         body: "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getSite",
         body: "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteSite",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateSite",
         body: "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getSiteAdaptiveSchema",
         body: "{\"object\":\"site-adaptive-schema\",\"jsonSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isBetaUser\":{\"type\":\"boolean\",\"description\":\"The visitor is a beta user.\"},\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isLoggedIn\":{\"type\":\"boolean\",\"description\":\"The visitor is logged in.\"}}}}},\"updatedAt\":\"2024-01-15T09:30:00Z\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateSiteAdaptiveSchema",
         body: "{\"object\":\"site-adaptive-schema\",\"jsonSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isBetaUser\":{\"type\":\"boolean\",\"description\":\"The visitor is a beta user.\"},\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isLoggedIn\":{\"type\":\"boolean\",\"description\":\"The visitor is logged in.\"}}}}},\"updatedAt\":\"2024-01-15T09:30:00Z\"}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listSiteTemplateConditions",
         body: "{\"items\":[{\"description\":\"Visitor is a beta user\",\"condition\":\"visitor.claims.isBetaUser\"}]}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getPublishedSite",
         body: "{\"object\":\"published-content-site\",\"site\":{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/light\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\"}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}},\"structure\":{\"type\":\"sections\",\"structure\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"path\":\"guides\"}]},\"customizations\":{\"site\":{\"title\":\"Acme Docs\",\"styling\":{\"theme\":\"theme\"},\"favicon\":{},\"header\":{},\"footer\":{\"copyright\":\"copyright\"},\"announcement\":{\"enabled\":true},\"themes\":{\"default\":\"default\"},\"pdf\":{\"enabled\":true},\"feedback\":{\"enabled\":true},\"ai\":{\"mode\":\"mode\"},\"advancedCustomization\":{\"enabled\":true},\"git\":{\"showEditLink\":true},\"pageActions\":{\"externalAI\":true},\"externalLinks\":{\"target\":\"target\"},\"pagination\":{\"enabled\":true},\"trademark\":{\"enabled\":true},\"privacyPolicy\":{\"url\":\"https://example.com/url\"},\"socialPreview\":{\"url\":\"https://example.com/url\"},\"insights\":{\"trackingCookie\":true}},\"siteSpaces\":{\"key\":{\"title\":\"title\"}}},\"scripts\":[{\"script\":\"https://example.com/script.js\",\"contentSecurityPolicy\":\"script-src https://example.com\",\"cookies\":true}]}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "publishSite",
         body: "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::SitesApi for super::MockService {

@@ -7,31 +7,46 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listOrganizationSamlProviders",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"saml-provider\",\"id\":\"saml_1\",\"label\":\"Okta\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"defaultTeam\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"defaultRole\":\"admin\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"status\":\"active\",\"service\":{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createOrganizationSamlProvider",
         body: "{\"object\":\"saml-provider\",\"id\":\"saml_1\",\"label\":\"Okta\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"defaultTeam\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"defaultRole\":\"admin\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"status\":\"active\",\"service\":{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getOrganizationSamlProvider",
         body: "{\"object\":\"saml-provider\",\"id\":\"saml_1\",\"label\":\"Okta\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"defaultTeam\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"defaultRole\":\"admin\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"status\":\"active\",\"service\":{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteOrganizationSamlProvider",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateOrganizationSamlProvider",
         body: "{\"object\":\"saml-provider\",\"id\":\"saml_1\",\"label\":\"Okta\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"defaultTeam\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"defaultRole\":\"admin\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"status\":\"active\",\"service\":{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "listOrganizationSsoProviders",
         body: "{\"items\":[{\"id\":\"saml_1\",\"label\":\"Okta\",\"startURL\":\"https://app.example.com/saml/saml_1/start\"}]}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::SsoApi for super::MockService {

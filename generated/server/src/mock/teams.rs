@@ -7,26 +7,40 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listOrganizationTeams",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createOrganizationTeam",
         body: "{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getOrganizationTeam",
         body: "{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteOrganizationTeam",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateOrganizationTeam",
         body: "{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::TeamsApi for super::MockService {

@@ -7,31 +7,46 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
         operation: "listOrganizationTranslations",
         body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"translation\",\"id\":\"tr_1\",\"status\":\"pending\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"language\":\"en\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"result\":{\"space\":\"space_2\",\"revision\":\"rev_1\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"stats\":{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000},\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}}]}",
         headers: &[],
+        paging: ::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+            paging: ::apigen_runtime::codegen::Paging {
+                cursor: "page",
+                items: "/items",
+                style: ::apigen_runtime::codegen::PageStyle::Cursor {
+                    next: "/next/page",
+                },
+            },
+            min_items: 0,
+        }),
     },
     super::MockAnswer {
         operation: "createOrganizationTranslation",
         body: "{\"object\":\"translation\",\"id\":\"tr_1\",\"status\":\"pending\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"language\":\"en\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"result\":{\"space\":\"space_2\",\"revision\":\"rev_1\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"stats\":{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000},\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "getTranslation",
         body: "{\"object\":\"translation\",\"id\":\"tr_1\",\"status\":\"pending\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"language\":\"en\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"result\":{\"space\":\"space_2\",\"revision\":\"rev_1\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"stats\":{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000},\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "updateTranslationInstructions",
         body: "{\"object\":\"translation\",\"id\":\"tr_1\",\"status\":\"pending\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"language\":\"en\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"result\":{\"space\":\"space_2\",\"revision\":\"rev_1\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"stats\":{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000},\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}}",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "deleteTranslation",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
     super::MockAnswer {
         operation: "runTranslation",
         body: "null",
         headers: &[],
+        paging: ::std::option::Option::None,
     },
 ];
 impl crate::TranslationsApi for super::MockService {

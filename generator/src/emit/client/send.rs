@@ -4,7 +4,7 @@
 //! following the pages of a list.
 
 use super::ClientEmitter;
-use crate::emit::rust::{doc, ident};
+use crate::emit::rust::{doc, ident, paging};
 use crate::model::shape::AnswerKind;
 use crate::model::{Operation, PageStyle, ResponseBody};
 use proc_macro2::TokenStream;
@@ -68,19 +68,17 @@ impl ClientEmitter<'_> {
         let ResponseBody::Page { item, .. } = &op.response.body else { return None };
         let pagination = op.pagination.as_ref()?;
         let item = self.paths.ty(self.api, item);
-        let (cursor, items) = (&pagination.cursor, &pagination.items);
-        let (style, follows) = match &pagination.style {
-            PageStyle::Cursor { next } => {
-                (quote!(Cursor { next: #next }), format!("the cursor at `{next}` of each page, passed as `{cursor}`"))
+        let cursor = &pagination.cursor;
+        let follows = match &pagination.style {
+            PageStyle::Cursor { next } => format!("the cursor at `{next}` of each page, passed as `{cursor}`"),
+            PageStyle::HasMore { has_more, item_id } => {
+                format!("`{item_id}` of each page's last item, passed as `{cursor}`, while `{has_more}` is true")
             }
-            PageStyle::HasMore { has_more, item_id } => (
-                quote!(HasMore { has_more: #has_more, item_id: #item_id }),
-                format!("`{item_id}` of each page's last item, passed as `{cursor}`, while `{has_more}` is true"),
-            ),
-            PageStyle::Offset => (quote!(Offset), format!("the offset `{cursor}`, until a page is empty")),
-            PageStyle::Page => (quote!(Page), format!("the page number `{cursor}`, until a page is empty")),
-            PageStyle::Link => (quote!(Link), "the `Link` header's `rel=\"next\"` URL".to_owned()),
+            PageStyle::Offset => format!("the offset `{cursor}`, until a page is empty"),
+            PageStyle::Page => format!("the page number `{cursor}`, until a page is empty"),
+            PageStyle::Link => "the `Link` header's `rel=\"next\"` URL".to_owned(),
         };
+        let paging = paging(pagination);
         let text = format!(
             "Every item of every page, following {follows}, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor."
         );
@@ -88,11 +86,7 @@ impl ClientEmitter<'_> {
         Some(quote! {
             #docs
             pub fn stream(self) -> ::apigen_runtime::client::Items<#item> {
-                const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
-                    cursor: #cursor,
-                    items: #items,
-                    style: ::apigen_runtime::codegen::PageStyle::#style,
-                };
+                const PAGING: ::apigen_runtime::codegen::Paging = #paging;
                 self.core.try_stream::<#item>(self.call(), &PAGING)
             }
         })

@@ -5,8 +5,8 @@
 use super::ServerEmitter;
 use super::handlers::context_ty;
 use crate::emit::features;
-use crate::emit::rust::{ident, inner_doc};
-use crate::model::{Operation, ResponseBody, Tag, TypeRef, sample};
+use crate::emit::rust::{ident, inner_doc, paging};
+use crate::model::{Operation, Pagination, ResponseBody, Tag, TypeKind, TypeRef, sample};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -113,6 +113,34 @@ impl ServerEmitter<'_> {
             };
             quote! { (#wire, #value) }
         });
-        quote! { super::MockAnswer { operation: #name, body: #body, headers: &[#(#headers),*] } }
+        // A list's sample is its first page; the mock answers a following one as the last.
+        let paging = match (&op.response.body, &op.pagination) {
+            (ResponseBody::Page { envelope, .. }, Some(pagination)) => {
+                let min_items =
+                    op.response.min_items.unwrap_or_else(|| self.envelope_min_items(envelope.as_deref(), pagination));
+                let min_items = proc_macro2::Literal::u64_unsuffixed(min_items);
+                let paging = paging(pagination);
+                quote!(::std::option::Option::Some(::apigen_runtime::server::MockPaging {
+                    paging: #paging,
+                    min_items: #min_items,
+                }))
+            }
+            _ => quote!(::std::option::Option::None),
+        };
+        quote! {
+            super::MockAnswer { operation: #name, body: #body, headers: &[#(#headers),*], paging: #paging }
+        }
+    }
+}
+
+impl ServerEmitter<'_> {
+    /// The fewest items a page in a named envelope holds: its list field's `min_items` (or
+    /// `exact_items`), when the items are a field of the envelope itself; else 0.
+    fn envelope_min_items(&self, envelope: Option<&str>, pagination: &Pagination) -> u64 {
+        let Some(envelope) = envelope else { return 0 };
+        let Some(field) = pagination.items.strip_prefix('/').filter(|f| !f.contains('/')) else { return 0 };
+        let TypeKind::Object(object) = &self.api.ty(envelope).kind else { return 0 };
+        let list = object.fields.iter().find(|f| f.wire == field);
+        list.and_then(|f| f.constraints.exact_items.or(f.constraints.min_items)).unwrap_or(0)
     }
 }
