@@ -136,7 +136,10 @@ mod git;
 #[rustfmt::skip]
 pub use git::*;
 /// Every operation called with the spec's samples (feature `samples`, which
-/// enables every group, for tests).
-#[cfg(feature = "samples")]
+/// enables every group, for tests; and in this crate's own tests).
+#[cfg(any(feature = "samples", all(test, feature = "full")))]
 #[rustfmt::skip]
 pub mod samples;
+#[cfg(all(test, feature = "full"))]
+#[rustfmt::skip]
+mod mock_test;

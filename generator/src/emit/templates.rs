@@ -100,17 +100,25 @@ pub fn gitattributes(api: &Api, options: &super::Options) -> String {
     render("gitattributes.j2", minijinja::context! { header => super::text::header_text(api, options) })
 }
 
-/// A generated crate's manifest: runtime features, extra dependencies (`name = spec` lines)
-/// and features of its own (`name = [..]` lines).
-pub fn cargo_toml(
-    api: &Api,
-    options: &super::Options,
-    name: &str,
-    description: &str,
-    runtime_features: &[&str],
-    dependencies: &[(&str, &str)],
-    features: &[(String, String)],
-) -> String {
+/// What a generated crate's manifest says of the crate itself.
+pub struct Manifest<'a> {
+    /// The package name.
+    pub name: &'a str,
+    /// The package description.
+    pub description: &'a str,
+    /// Features of `apigen-runtime` it needs.
+    pub runtime_features: &'a [&'a str],
+    /// Other dependencies, as `name = spec` lines.
+    pub dependencies: &'a [(&'a str, &'a str)],
+    /// Dev-dependencies, as `name = spec` lines.
+    pub dev_dependencies: &'a [(&'a str, &'a str)],
+    /// Features of its own, as `name = [..]` lines.
+    pub features: &'a [(String, String)],
+}
+
+/// A generated crate's manifest.
+pub fn cargo_toml(api: &Api, options: &super::Options, manifest: &Manifest<'_>) -> String {
+    let &Manifest { name, description, runtime_features, dependencies, dev_dependencies, features } = manifest;
     let pairs = |items: Vec<(&str, &str)>| -> Vec<minijinja::Value> {
         items.into_iter().map(|(name, spec)| minijinja::context! { name => name, spec => spec }).collect()
     };
@@ -124,6 +132,7 @@ pub fn cargo_toml(
             runtime => runtime_dependency(&options.runtime),
             runtime_features => runtime_features.iter().map(|f| (*f).to_owned()).collect::<Vec<String>>(),
             dependencies => pairs(dependencies.to_vec()),
+            dev_dependencies => pairs(dev_dependencies.to_vec()),
             features => pairs(features.iter().map(|(n, s)| (n.as_str(), s.as_str())).collect()),
         },
     )
