@@ -42,6 +42,8 @@ pub struct Config {
     pub crate_prefix: Option<String>,
     /// The command that regenerates the output, named in headers and drift reports.
     pub regenerate: Option<String>,
+    /// The generated crates' license (an SPDX expression), over the spec's `api.license`.
+    pub license: Option<String>,
     /// How generated crates depend on the runtime.
     #[serde(default)]
     pub runtime: RuntimeConfig,
@@ -190,6 +192,8 @@ pub struct Settings {
     pub crate_prefix: Option<String>,
     /// The command that regenerates the output, when the file sets one.
     pub regenerate: Option<String>,
+    /// The generated crates' license, when the file sets one.
+    pub license: Option<String>,
     /// Which outputs to write.
     pub outputs: Outputs,
     /// The level of each warning class.
@@ -229,6 +233,7 @@ pub fn resolve(flags: Flags, cwd: &Path) -> Result<Settings, ConfigError> {
         runtime,
         crate_prefix: config.crate_prefix,
         regenerate: config.regenerate,
+        license: config.license.map(|l| l.trim().to_owned()).filter(|l| !l.is_empty()),
         outputs,
         lint: config.lint.levels(),
     })

@@ -96,6 +96,7 @@ pub struct Generator {
     crate_prefix: Option<String>,
     regenerate: String,
     outputs: Outputs,
+    license: Option<String>,
     full: bool,
     cache: CacheDir,
     config_file: Option<PathBuf>,
@@ -124,6 +125,7 @@ impl Generator {
             crate_prefix: None,
             regenerate: "apigen generate".to_owned(),
             outputs: Outputs::default(),
+            license: None,
             full: false,
             cache: CacheDir::default(),
             config_file: None,
@@ -186,6 +188,14 @@ impl Generator {
     #[must_use]
     pub fn crate_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.crate_prefix = Some(prefix.into());
+        self
+    }
+
+    /// The generated crates' license (their `license`: an SPDX expression), over the spec's
+    /// `api.license` (`apigen.toml`'s `license`).
+    #[must_use]
+    pub fn license(mut self, license: impl Into<String>) -> Self {
+        self.license = Some(license.into());
         self
     }
 
@@ -271,7 +281,7 @@ impl Generator {
             Runtime::Source(source) => source.clone(),
             Runtime::Unnamed => RuntimeSource::Registry { version: RUNTIME_VERSION.to_owned() },
         };
-        Options { runtime, regenerate: self.regenerate.clone(), outputs: self.outputs }
+        Options { runtime, regenerate: self.regenerate.clone(), outputs: self.outputs, license: self.license.clone() }
     }
 
     /// `apigen lint` (and the first step of every command): the spec loaded and lowered, its
@@ -414,6 +424,7 @@ impl From<config::Settings> for Generator {
             crate_prefix: settings.crate_prefix,
             regenerate: settings.regenerate.unwrap_or_else(|| "apigen generate".to_owned()),
             outputs: settings.outputs,
+            license: settings.license,
             config_file: settings.file,
             levels: settings.lint,
             ..Generator::new()

@@ -108,6 +108,10 @@ impl Document<'_> {
         if let Some(description) = &api.description {
             info.push(("description", json!(description.trim())));
         }
+        // The spec's license, which the import reads back (OpenAPI requires its `name`).
+        if let Some(license) = &api.license {
+            info.push(("license", json!({ "name": license })));
+        }
         info.push(("x-api-name", json!(api.name)));
         info.push(("x-generated-by", json!(self.header)));
         // The document's own extensions an import kept (`api.extensions`), in key order.

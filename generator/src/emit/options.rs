@@ -16,6 +16,9 @@ pub struct Options {
     pub regenerate: String,
     /// Which outputs to write.
     pub outputs: Outputs,
+    /// The generated crates' license, from `apigen.toml`: it wins over the spec's
+    /// `api.license` (the repository decides how its crates are licensed).
+    pub license: Option<String>,
 }
 
 /// Where generated manifests take apigen-runtime from; each states the version required, so
@@ -77,6 +80,7 @@ impl Options {
             },
             regenerate: "apigen generate".to_owned(),
             outputs: Outputs::default(),
+            license: None,
         }
     }
 

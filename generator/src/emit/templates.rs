@@ -129,6 +129,7 @@ pub fn cargo_toml(api: &Api, options: &super::Options, manifest: &Manifest<'_>) 
             name => name,
             version => crate_version(&api.version),
             description => description,
+            license => options.license.as_deref().or(api.license.as_deref()),
             runtime => runtime_dependency(&options.runtime),
             runtime_features => runtime_features.iter().map(|f| (*f).to_owned()).collect::<Vec<String>>(),
             dependencies => pairs(dependencies.to_vec()),

@@ -137,6 +137,12 @@ impl Importer<'_> {
             api.insert("description".into(), json!(description));
         }
         api.insert("source".into(), json!(document));
+        // The license: OpenAPI 3.1's SPDX `identifier`, else its `name`.
+        let license = info.and_then(|i| i.get("license"));
+        let license = ["identifier", "name"].iter().find_map(|key| license?.get(key)?.as_str().map(str::trim));
+        if let Some(license) = license.filter(|l| !l.is_empty()) {
+            api.insert("license".into(), json!(license));
+        }
         let schemes: Map<String, Value> = self
             .doc
             .auth

@@ -45,6 +45,9 @@ pub struct RawApi {
     pub description: Option<String>,
     /// Where the API is described, for the reference.
     pub source: Option<String>,
+    /// The license of the API's generated crates (their `license`): an SPDX expression
+    /// (`MIT OR Apache-2.0`), or the license's name. Absent: their manifests say none.
+    pub license: Option<String>,
     /// How callers prove who they are: schemes by name. Absent: one `bearer` scheme.
     pub auth: Option<IndexMap<String, RawAuthScheme>>,
     /// Where the API is served. Absent: a placeholder base URL.

@@ -194,6 +194,14 @@ impl<'a> Lowerer<'a> {
             version,
             description,
             source,
+            license: self
+                .spec
+                .api
+                .first()
+                .and_then(|api| api.value.license.as_deref())
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned),
             extensions,
             tags,
             types: std::mem::take(&mut self.types),

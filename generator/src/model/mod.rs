@@ -46,6 +46,8 @@ pub struct Api {
     pub description: Option<String>,
     /// Where it is described.
     pub source: Option<String>,
+    /// The generated crates' license (`api.license`), unless `apigen.toml` sets one.
+    pub license: Option<String>,
     /// OpenAPI `x-` extensions kept for the export: `x-<name>` at the document's root,
     /// `info.x-<name>` in its `info` (`api.extensions`).
     pub extensions: BTreeMap<String, Value>,

@@ -210,3 +210,29 @@ fn the_runtime_flag_is_honoured_like_runtime_path() {
     assert!(config.contains("[runtime]\npath = \"../vendor/rt\"\n"), "{config}");
     assert!(!home.path().join("acme/apigen-runtime").exists());
 }
+
+#[test]
+fn the_crates_license_is_the_documents_then_apigen_tomls_and_none_when_neither_says() {
+    let home = tempfile::tempdir().unwrap();
+    let document = r#"{"openapi": "3.1.0",
+        "info": {"title": "Ping", "version": "1", "license": {"name": "Apache License 2.0", "identifier": "Apache-2.0"}},
+        "paths": {"/ping": {"get": {"operationId": "ping", "responses": {"204": {"description": "Alive."}}}}}}"#;
+    std::fs::write(home.path().join("ping.json"), document).unwrap();
+    ok(&run_in(home.path(), &["init", "acme", "--from", "ping.json"], &[]));
+    let dir = home.path().join("acme");
+    let spec = std::fs::read_to_string(dir.join("spec/api.yaml")).unwrap();
+    assert!(spec.contains(", license: Apache-2.0 }"), "{spec}");
+    let manifest = || std::fs::read_to_string(dir.join("generated/types/Cargo.toml")).unwrap();
+    ok(&run_in(&dir, &["generate"], &[]));
+    assert!(manifest().contains("\nlicense = \"Apache-2.0\"\n"), "{}", manifest());
+    // apigen.toml's `license` wins: the repository decides how its crates are licensed.
+    let config = std::fs::read_to_string(dir.join("apigen.toml")).unwrap();
+    std::fs::write(dir.join("apigen.toml"), format!("license = \"MPL-2.0\"\n{config}")).unwrap();
+    ok(&run_in(&dir, &["generate"], &[]));
+    assert!(manifest().contains("\nlicense = \"MPL-2.0\"\n"), "{}", manifest());
+    // The starter spec says none, and neither does its apigen.toml: nor do the crates.
+    ok(&run_in(home.path(), &["init", "plain"], &[]));
+    ok(&run_in(&home.path().join("plain"), &["generate"], &[]));
+    let manifest = std::fs::read_to_string(home.path().join("plain/generated/types/Cargo.toml")).unwrap();
+    assert!(!manifest.contains("license"), "{manifest}");
+}
