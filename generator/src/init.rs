@@ -280,7 +280,8 @@ fn starter(options: &Options, spec: &str, out: &str) -> Result<Vec<Planned>, Ini
             files.push(planned(format!("{RUNTIME_DIR}/{path}"), (*text).into(), Part::Runtime));
         }
     }
-    files.push(planned("Cargo.toml".into(), workspace_toml(out), Part::Workspace));
+    let vendored = options.runtime == Runtime::Vendored;
+    files.push(planned("Cargo.toml".into(), workspace_toml(out, vendored), Part::Workspace));
     files.push(planned("Cargo.lock".into(), lock_file(), Part::Workspace));
     files.push(planned(".gitignore".into(), "/target\n".into(), Part::Workspace));
     Ok(files)
@@ -527,14 +528,28 @@ operations:
     errors: [{ status: 404, when: no note has this id }]
 ";
 
-fn workspace_toml(out: &str) -> String {
+/// The workspace manifest: the generated crates in `out` are its members. The runtime copy
+/// (`vendored`) is left out: a path dependency inside the workspace would otherwise be a
+/// member, and `cargo test` would run the runtime's own unit tests and doctests as the
+/// owner's.
+fn workspace_toml(out: &str, vendored: bool) -> String {
     let members: Vec<String> =
         ["types", "server", "client"].iter().map(|c| toml_string(&format!("{out}/{c}"))).collect();
+    let exclude = if vendored {
+        format!(
+            "# The runtime copy is a dependency, not a member: `cargo test` leaves its own tests.\n\
+             exclude = [{}]\n",
+            toml_string(RUNTIME_DIR)
+        )
+    } else {
+        String::new()
+    };
     format!(
         "# The generated crates are members, so building them leaves no Cargo.lock in the output.\n\
          [workspace]\n\
          resolver = \"3\"\n\
          members = [{}]\n\
+         {exclude}\
          \n\
          [profile.dev]\n\
          # Debug info is the largest part of a debug build (apigen's guide: Performance); line tables\n\

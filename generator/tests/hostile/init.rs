@@ -236,3 +236,24 @@ fn the_crates_license_is_the_documents_then_apigen_tomls_and_none_when_neither_s
     let manifest = std::fs::read_to_string(home.path().join("plain/generated/types/Cargo.toml")).unwrap();
     assert!(!manifest.contains("license"), "{manifest}");
 }
+
+#[test]
+fn the_runtime_copy_is_no_member_so_the_owners_cargo_test_leaves_its_tests() {
+    let home = tempfile::tempdir().unwrap();
+    ok(&run_in(home.path(), &["init", "acme"], &[]));
+    let dir = home.path().join("acme");
+    ok(&run_in(&dir, &["generate"], &[]));
+    // A path dependency inside the workspace is a member unless excluded; `--no-deps` reads
+    // the manifests only (no registry, no build).
+    let metadata = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--offline", "--no-deps", "--format-version", "1"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(metadata.status.success(), "{}", String::from_utf8_lossy(&metadata.stderr));
+    let metadata: serde_json::Value = serde_json::from_slice(&metadata.stdout).unwrap();
+    let mut members: Vec<&str> =
+        metadata["packages"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    members.sort_unstable();
+    assert_eq!(members, ["acme-client", "acme-server", "acme-types"]);
+}
