@@ -102,7 +102,8 @@ fn init_generates_checks_and_builds_outside_the_repository() {
 }
 
 /// Runs cargo in the user's workspace, offline, on the target directory these tests share.
-fn cargo(args: &[&str], dir: &Path) {
+/// Runs cargo offline in `dir` with the tests' own target directory; its stdout and stderr.
+fn cargo(args: &[&str], dir: &Path) -> (String, String) {
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("outside-target");
     let output = Command::new(env!("CARGO"))
         .arg("--offline")
@@ -113,6 +114,7 @@ fn cargo(args: &[&str], dir: &Path) {
         .output()
         .unwrap();
     assert!(output.status.success(), "cargo {args:?}:\n{}", String::from_utf8_lossy(&output.stderr));
+    (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
 #[test]
@@ -144,7 +146,17 @@ fn init_from_a_document_sets_up_a_repository_whose_crates_pass_clippy_and_tests(
     assert_eq!(String::from_utf8_lossy(&lint.stderr), "");
     assert!(apigen(&["generate"], &dir).ends_with("0 unchanged, 0 removed\n"));
     cargo(&["clippy", "--quiet", "--workspace", "--all-targets", "--", "-D", "warnings"], &dir);
-    cargo(&["test", "--quiet", "--workspace"], &dir);
+    let (tests, ran) = cargo(&["test", "--workspace"], &dir);
+    // The client's generated test called every operation against the mock; the runtime
+    // copy is no member, so none of its own tests ran.
+    assert!(
+        tests.contains("test mock_test::every_operation_answers_its_sample_through_the_client ... ok\n"),
+        "{tests}"
+    );
+    assert!(!ran.contains("apigen_runtime"), "{ran}");
+    // The document says no license, and neither does apigen.toml: nor do the crates.
+    let manifest = std::fs::read_to_string(dir.join("generated/client/Cargo.toml")).unwrap();
+    assert!(!manifest.contains("license"), "{manifest}");
     // The build kept every version of the lock file init wrote (it added the user's crates).
     let lock = std::fs::read_to_string(dir.join("Cargo.lock")).unwrap();
     let versions = |text: &str| -> std::collections::BTreeSet<String> {
