@@ -1523,713 +1523,958 @@ pub fn router_with<S: Service>(
 ) -> ::apigen_runtime::server::axum::Router {
     let builder = RouterBuilder::new(service).with_config(config);
     #[cfg(feature = "organizations")]
-    let builder = builder
-        .list_organizations(|service, context, request| async move {
-            crate::OrganizationsApi::list_organizations(&*service, context, request)
-                .await
-        })
-        .get_organization(|service, context, request| async move {
-            crate::OrganizationsApi::get_organization(&*service, context, request).await
-        })
-        .update_organization(|service, context, request| async move {
-            crate::OrganizationsApi::update_organization(&*service, context, request)
-                .await
-        })
-        .delete_organization_invite_link(|service, context, request| async move {
-            crate::OrganizationsApi::delete_organization_invite_link(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .join_organization(|service, context, request| async move {
-            crate::OrganizationsApi::join_organization(&*service, context, request).await
-        })
-        .search_organization_content(|service, context, request| async move {
-            crate::OrganizationsApi::search_organization_content(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .get_organization_agent_instructions(|service, context, request| async move {
-            crate::OrganizationsApi::get_organization_agent_instructions(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .update_organization_agent_instructions(|service, context, request| async move {
-            crate::OrganizationsApi::update_organization_agent_instructions(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .list_organizations_by_email_domain(|service, context, request| async move {
-            crate::OrganizationsApi::list_organizations_by_email_domain(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
+    let builder = set_handlers::organizations_1(builder);
     #[cfg(feature = "members")]
-    let builder = builder
-        .list_organization_members(|service, context, request| async move {
-            crate::MembersApi::list_organization_members(&*service, context, request)
-                .await
-        })
-        .get_organization_member(|service, context, request| async move {
-            crate::MembersApi::get_organization_member(&*service, context, request).await
-        })
-        .delete_organization_member(|service, context, request| async move {
-            crate::MembersApi::delete_organization_member(&*service, context, request)
-                .await
-        })
-        .update_organization_member(|service, context, request| async move {
-            crate::MembersApi::update_organization_member(&*service, context, request)
-                .await
-        })
-        .ping_organization(|service, context, request| async move {
-            crate::MembersApi::ping_organization(&*service, context, request).await
-        })
-        .set_organization_member_sso(|service, context, request| async move {
-            crate::MembersApi::set_organization_member_sso(&*service, context, request)
-                .await
-        })
-        .list_organization_member_spaces(|service, context, request| async move {
-            crate::MembersApi::list_organization_member_spaces(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .list_organization_member_teams(|service, context, request| async move {
-            crate::MembersApi::list_organization_member_teams(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
+    let builder = set_handlers::members_1(builder);
     #[cfg(feature = "teams")]
-    let builder = builder
-        .list_organization_teams(|service, context, request| async move {
-            crate::TeamsApi::list_organization_teams(&*service, context, request).await
-        })
-        .create_organization_team(|service, context, request| async move {
-            crate::TeamsApi::create_organization_team(&*service, context, request).await
-        })
-        .get_organization_team(|service, context, request| async move {
-            crate::TeamsApi::get_organization_team(&*service, context, request).await
-        })
-        .delete_organization_team(|service, context, request| async move {
-            crate::TeamsApi::delete_organization_team(&*service, context, request).await
-        })
-        .update_organization_team(|service, context, request| async move {
-            crate::TeamsApi::update_organization_team(&*service, context, request).await
-        });
+    let builder = set_handlers::teams_1(builder);
     #[cfg(feature = "sso")]
-    let builder = builder
-        .list_organization_saml_providers(|service, context, request| async move {
-            crate::SsoApi::list_organization_saml_providers(&*service, context, request)
-                .await
-        })
-        .create_organization_saml_provider(|service, context, request| async move {
-            crate::SsoApi::create_organization_saml_provider(&*service, context, request)
-                .await
-        })
-        .get_organization_saml_provider(|service, context, request| async move {
-            crate::SsoApi::get_organization_saml_provider(&*service, context, request)
-                .await
-        })
-        .delete_organization_saml_provider(|service, context, request| async move {
-            crate::SsoApi::delete_organization_saml_provider(&*service, context, request)
-                .await
-        })
-        .update_organization_saml_provider(|service, context, request| async move {
-            crate::SsoApi::update_organization_saml_provider(&*service, context, request)
-                .await
-        })
-        .list_organization_sso_providers(|service, context, request| async move {
-            crate::SsoApi::list_organization_sso_providers(&*service, context, request)
-                .await
-        });
+    let builder = set_handlers::sso_1(builder);
     #[cfg(feature = "collections")]
-    let builder = builder
-        .get_collection(|service, context, request| async move {
-            crate::CollectionsApi::get_collection(&*service, context, request).await
-        })
-        .delete_collection(|service, context, request| async move {
-            crate::CollectionsApi::delete_collection(&*service, context, request).await
-        })
-        .update_collection(|service, context, request| async move {
-            crate::CollectionsApi::update_collection(&*service, context, request).await
-        })
-        .list_collection_spaces(|service, context, request| async move {
-            crate::CollectionsApi::list_collection_spaces(&*service, context, request)
-                .await
-        })
-        .move_collection(|service, context, request| async move {
-            crate::CollectionsApi::move_collection(&*service, context, request).await
-        })
-        .transfer_collection(|service, context, request| async move {
-            crate::CollectionsApi::transfer_collection(&*service, context, request).await
-        })
-        .list_organization_collections(|service, context, request| async move {
-            crate::CollectionsApi::list_organization_collections(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .create_organization_collection(|service, context, request| async move {
-            crate::CollectionsApi::create_organization_collection(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
+    let builder = set_handlers::collections_1(builder);
     #[cfg(feature = "spaces")]
-    let builder = builder
-        .get_space(|service, context, request| async move {
-            crate::SpacesApi::get_space(&*service, context, request).await
-        })
-        .delete_space(|service, context, request| async move {
-            crate::SpacesApi::delete_space(&*service, context, request).await
-        })
-        .update_space(|service, context, request| async move {
-            crate::SpacesApi::update_space(&*service, context, request).await
-        })
-        .duplicate_space(|service, context, request| async move {
-            crate::SpacesApi::duplicate_space(&*service, context, request).await
-        })
-        .restore_space(|service, context, request| async move {
-            crate::SpacesApi::restore_space(&*service, context, request).await
-        })
-        .move_space(|service, context, request| async move {
-            crate::SpacesApi::move_space(&*service, context, request).await
-        })
-        .transfer_space(|service, context, request| async move {
-            crate::SpacesApi::transfer_space(&*service, context, request).await
-        })
-        .list_space_links(|service, context, request| async move {
-            crate::SpacesApi::list_space_links(&*service, context, request).await
-        });
+    let builder = set_handlers::spaces_1(builder);
     #[cfg(feature = "sites")]
-    let builder = builder
-        .list_organization_sites(|service, context, request| async move {
-            crate::SitesApi::list_organization_sites(&*service, context, request).await
-        })
-        .create_organization_site(|service, context, request| async move {
-            crate::SitesApi::create_organization_site(&*service, context, request).await
-        })
-        .get_site(|service, context, request| async move {
-            crate::SitesApi::get_site(&*service, context, request).await
-        })
-        .delete_site(|service, context, request| async move {
-            crate::SitesApi::delete_site(&*service, context, request).await
-        })
-        .update_site(|service, context, request| async move {
-            crate::SitesApi::update_site(&*service, context, request).await
-        })
-        .get_site_adaptive_schema(|service, context, request| async move {
-            crate::SitesApi::get_site_adaptive_schema(&*service, context, request).await
-        })
-        .update_site_adaptive_schema(|service, context, request| async move {
-            crate::SitesApi::update_site_adaptive_schema(&*service, context, request)
-                .await
-        })
-        .list_site_template_conditions(|service, context, request| async move {
-            crate::SitesApi::list_site_template_conditions(&*service, context, request)
-                .await
-        })
-        .get_published_site(|service, context, request| async move {
-            crate::SitesApi::get_published_site(&*service, context, request).await
-        })
-        .publish_site(|service, context, request| async move {
-            crate::SitesApi::publish_site(&*service, context, request).await
-        });
-    #[allow(deprecated)]
+    let builder = set_handlers::sites_1(builder);
     #[cfg(feature = "site_structure")]
-    let builder = builder
-        .list_site_sections(|service, context, request| async move {
-            crate::SiteStructureApi::list_site_sections(&*service, context, request)
-                .await
-        })
-        .create_site_section(|service, context, request| async move {
-            crate::SiteStructureApi::create_site_section(&*service, context, request)
-                .await
-        })
-        .delete_site_section(|service, context, request| async move {
-            crate::SiteStructureApi::delete_site_section(&*service, context, request)
-                .await
-        })
-        .update_site_section(|service, context, request| async move {
-            crate::SiteStructureApi::update_site_section(&*service, context, request)
-                .await
-        })
-        .move_site_section(|service, context, request| async move {
-            crate::SiteStructureApi::move_site_section(&*service, context, request).await
-        })
-        .list_site_spaces(|service, context, request| async move {
-            crate::SiteStructureApi::list_site_spaces(&*service, context, request).await
-        })
-        .create_site_space(|service, context, request| async move {
-            crate::SiteStructureApi::create_site_space(&*service, context, request).await
-        })
-        .delete_site_space(|service, context, request| async move {
-            crate::SiteStructureApi::delete_site_space(&*service, context, request).await
-        })
-        .update_site_space(|service, context, request| async move {
-            crate::SiteStructureApi::update_site_space(&*service, context, request).await
-        })
-        .move_site_space(|service, context, request| async move {
-            crate::SiteStructureApi::move_site_space(&*service, context, request).await
-        })
-        .list_site_section_groups(|service, context, request| async move {
-            crate::SiteStructureApi::list_site_section_groups(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .create_site_section_group(|service, context, request| async move {
-            crate::SiteStructureApi::create_site_section_group(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .delete_site_section_group(|service, context, request| async move {
-            crate::SiteStructureApi::delete_site_section_group(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .update_site_section_group(|service, context, request| async move {
-            crate::SiteStructureApi::update_site_section_group(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .add_site_section_group_section(|service, context, request| async move {
-            crate::SiteStructureApi::add_site_section_group_section(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .remove_site_section_group_section(|service, context, request| async move {
-            crate::SiteStructureApi::remove_site_section_group_section(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .move_site_section_group(|service, context, request| async move {
-            crate::SiteStructureApi::move_site_section_group(&*service, context, request)
-                .await
-        });
+    let builder = set_handlers::site_structure_1(builder);
     #[cfg(feature = "content")]
-    let builder = builder
-        .search_space_content(|service, context, request| async move {
-            crate::ContentApi::search_space_content(&*service, context, request).await
-        })
-        .get_space_content(|service, context, request| async move {
-            crate::ContentApi::get_space_content(&*service, context, request).await
-        })
-        .apply_space_content_template(|service, context, request| async move {
-            crate::ContentApi::apply_space_content_template(&*service, context, request)
-                .await
-        })
-        .list_space_pages(|service, context, request| async move {
-            crate::ContentApi::list_space_pages(&*service, context, request).await
-        })
-        .list_space_files(|service, context, request| async move {
-            crate::ContentApi::list_space_files(&*service, context, request).await
-        })
-        .get_space_file(|service, context, request| async move {
-            crate::ContentApi::get_space_file(&*service, context, request).await
-        })
-        .list_space_file_backlinks(|service, context, request| async move {
-            crate::ContentApi::list_space_file_backlinks(&*service, context, request)
-                .await
-        })
-        .get_space_page(|service, context, request| async move {
-            crate::ContentApi::get_space_page(&*service, context, request).await
-        })
-        .list_space_page_links(|service, context, request| async move {
-            crate::ContentApi::list_space_page_links(&*service, context, request).await
-        })
-        .get_change_request_content(|service, context, request| async move {
-            crate::ContentApi::get_change_request_content(&*service, context, request)
-                .await
-        })
-        .list_change_request_pages(|service, context, request| async move {
-            crate::ContentApi::list_change_request_pages(&*service, context, request)
-                .await
-        })
-        .list_change_request_files(|service, context, request| async move {
-            crate::ContentApi::list_change_request_files(&*service, context, request)
-                .await
-        })
-        .get_change_request_file(|service, context, request| async move {
-            crate::ContentApi::get_change_request_file(&*service, context, request).await
-        })
-        .list_change_request_file_backlinks(|service, context, request| async move {
-            crate::ContentApi::list_change_request_file_backlinks(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .get_change_request_page(|service, context, request| async move {
-            crate::ContentApi::get_change_request_page(&*service, context, request).await
-        })
-        .list_change_request_page_links(|service, context, request| async move {
-            crate::ContentApi::list_change_request_page_links(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
+    let builder = set_handlers::content_1(builder);
     #[cfg(feature = "change_requests")]
-    let builder = builder
-        .list_space_change_requests(|service, context, request| async move {
-            crate::ChangeRequestsApi::list_space_change_requests(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .create_space_change_request(|service, context, request| async move {
-            crate::ChangeRequestsApi::create_space_change_request(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .get_change_request(|service, context, request| async move {
-            crate::ChangeRequestsApi::get_change_request(&*service, context, request)
-                .await
-        })
-        .update_change_request(|service, context, request| async move {
-            crate::ChangeRequestsApi::update_change_request(&*service, context, request)
-                .await
-        })
-        .merge_change_request(|service, context, request| async move {
-            crate::ChangeRequestsApi::merge_change_request(&*service, context, request)
-                .await
-        })
-        .update_change_request_from_main(|service, context, request| async move {
-            crate::ChangeRequestsApi::update_change_request_from_main(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .get_change_request_pdf(|service, context, request| async move {
-            crate::ChangeRequestsApi::get_change_request_pdf(&*service, context, request)
-                .await
-        })
-        .list_organization_change_requests(|service, context, request| async move {
-            crate::ChangeRequestsApi::list_organization_change_requests(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
+    let builder = set_handlers::change_requests_1(builder);
     #[cfg(feature = "comments")]
-    let builder = builder
-        .list_space_comments(|service, context, request| async move {
-            crate::CommentsApi::list_space_comments(&*service, context, request).await
-        })
-        .create_space_comment(|service, context, request| async move {
-            crate::CommentsApi::create_space_comment(&*service, context, request).await
-        })
-        .get_space_comment(|service, context, request| async move {
-            crate::CommentsApi::get_space_comment(&*service, context, request).await
-        })
-        .update_space_comment(|service, context, request| async move {
-            crate::CommentsApi::update_space_comment(&*service, context, request).await
-        })
-        .delete_space_comment(|service, context, request| async move {
-            crate::CommentsApi::delete_space_comment(&*service, context, request).await
-        })
-        .create_space_comment_reply(|service, context, request| async move {
-            crate::CommentsApi::create_space_comment_reply(&*service, context, request)
-                .await
-        })
-        .get_space_comment_reply(|service, context, request| async move {
-            crate::CommentsApi::get_space_comment_reply(&*service, context, request)
-                .await
-        })
-        .update_space_comment_reply(|service, context, request| async move {
-            crate::CommentsApi::update_space_comment_reply(&*service, context, request)
-                .await
-        })
-        .delete_space_comment_reply(|service, context, request| async move {
-            crate::CommentsApi::delete_space_comment_reply(&*service, context, request)
-                .await
-        })
-        .list_space_commenters(|service, context, request| async move {
-            crate::CommentsApi::list_space_commenters(&*service, context, request).await
-        })
-        .list_change_request_comments(|service, context, request| async move {
-            crate::CommentsApi::list_change_request_comments(&*service, context, request)
-                .await
-        })
-        .create_change_request_comment(|service, context, request| async move {
-            crate::CommentsApi::create_change_request_comment(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .get_change_request_comment(|service, context, request| async move {
-            crate::CommentsApi::get_change_request_comment(&*service, context, request)
-                .await
-        })
-        .update_change_request_comment(|service, context, request| async move {
-            crate::CommentsApi::update_change_request_comment(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .delete_change_request_comment(|service, context, request| async move {
-            crate::CommentsApi::delete_change_request_comment(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .create_change_request_comment_reply(|service, context, request| async move {
-            crate::CommentsApi::create_change_request_comment_reply(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .list_change_request_comment_replies(|service, context, request| async move {
-            crate::CommentsApi::list_change_request_comment_replies(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
+    let builder = set_handlers::comments_1(builder);
     #[cfg(feature = "openapi_specs")]
-    let builder = builder
-        .list_organization_open_api_specs(|service, context, request| async move {
-            crate::OpenapiSpecsApi::list_organization_open_api_specs(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .create_organization_open_api_spec(|service, context, request| async move {
-            crate::OpenapiSpecsApi::create_organization_open_api_spec(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .get_open_api_spec(|service, context, request| async move {
-            crate::OpenapiSpecsApi::get_open_api_spec(&*service, context, request).await
-        })
-        .create_or_update_open_api_spec(|service, context, request| async move {
-            crate::OpenapiSpecsApi::create_or_update_open_api_spec(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .delete_open_api_spec(|service, context, request| async move {
-            crate::OpenapiSpecsApi::delete_open_api_spec(&*service, context, request)
-                .await
-        })
-        .update_open_api_spec(|service, context, request| async move {
-            crate::OpenapiSpecsApi::update_open_api_spec(&*service, context, request)
-                .await
-        });
+    let builder = set_handlers::openapi_specs_1(builder);
     #[cfg(feature = "integrations")]
-    let builder = builder
-        .list_integrations(|service, context, request| async move {
-            crate::IntegrationsApi::list_integrations(&*service, context, request).await
-        })
-        .get_integration(|service, context, request| async move {
-            crate::IntegrationsApi::get_integration(&*service, context, request).await
-        })
-        .publish_integration(|service, context, request| async move {
-            crate::IntegrationsApi::publish_integration(&*service, context, request)
-                .await
-        })
-        .delete_integration(|service, context, request| async move {
-            crate::IntegrationsApi::delete_integration(&*service, context, request).await
-        })
-        .list_integration_installations(|service, context, request| async move {
-            crate::IntegrationsApi::list_integration_installations(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .install_integration(|service, context, request| async move {
-            crate::IntegrationsApi::install_integration(&*service, context, request)
-                .await
-        })
-        .list_integration_events(|service, context, request| async move {
-            crate::IntegrationsApi::list_integration_events(&*service, context, request)
-                .await
-        })
-        .get_integration_event(|service, context, request| async move {
-            crate::IntegrationsApi::get_integration_event(&*service, context, request)
-                .await
-        })
-        .list_integration_spaces(|service, context, request| async move {
-            crate::IntegrationsApi::list_integration_spaces(&*service, context, request)
-                .await
-        })
-        .list_integration_sites(|service, context, request| async move {
-            crate::IntegrationsApi::list_integration_sites(&*service, context, request)
-                .await
-        })
-        .update_integration_dev_mode(|service, context, request| async move {
-            crate::IntegrationsApi::update_integration_dev_mode(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
+    let builder = set_handlers::integrations_1(builder);
     #[cfg(feature = "translations")]
-    let builder = builder
-        .list_organization_translations(|service, context, request| async move {
-            crate::TranslationsApi::list_organization_translations(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .create_organization_translation(|service, context, request| async move {
-            crate::TranslationsApi::create_organization_translation(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .get_translation(|service, context, request| async move {
-            crate::TranslationsApi::get_translation(&*service, context, request).await
-        })
-        .update_translation_instructions(|service, context, request| async move {
-            crate::TranslationsApi::update_translation_instructions(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .delete_translation(|service, context, request| async move {
-            crate::TranslationsApi::delete_translation(&*service, context, request).await
-        })
-        .run_translation(|service, context, request| async move {
-            crate::TranslationsApi::run_translation(&*service, context, request).await
-        });
+    let builder = set_handlers::translations_1(builder);
     #[cfg(feature = "conversations")]
-    let builder = builder
-        .list_organization_conversation_clusters(|service, context, request| async move {
-            crate::ConversationsApi::list_organization_conversation_clusters(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .list_organization_conversations(|service, context, request| async move {
-            crate::ConversationsApi::list_organization_conversations(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .ingest_organization_conversations(|service, context, request| async move {
-            crate::ConversationsApi::ingest_organization_conversations(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .list_organization_conversation_issues(|service, context, request| async move {
-            crate::ConversationsApi::list_organization_conversation_issues(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        })
-        .get_conversation_issue(|service, context, request| async move {
-            crate::ConversationsApi::get_conversation_issue(&*service, context, request)
-                .await
-        })
-        .get_conversation(|service, context, request| async move {
-            crate::ConversationsApi::get_conversation(&*service, context, request).await
-        });
+    let builder = set_handlers::conversations_1(builder);
     #[cfg(feature = "git")]
-    let builder = builder
-        .import_space_from_git(|service, context, request| async move {
-            crate::GitApi::import_space_from_git(&*service, context, request).await
-        })
-        .export_space_to_git(|service, context, request| async move {
-            crate::GitApi::export_space_to_git(&*service, context, request).await
-        })
-        .get_space_git_info(|service, context, request| async move {
-            crate::GitApi::get_space_git_info(&*service, context, request).await
-        })
-        .delete_space_git_legacy_installation(|service, context, request| async move {
-            crate::GitApi::delete_space_git_legacy_installation(
-                    &*service,
-                    context,
-                    request,
-                )
-                .await
-        });
+    let builder = set_handlers::git_1(builder);
     builder.build_partial()
+}
+/// Each group's handlers set from its trait, a function per 64 operations (one
+/// function of every operation grew with the API past any reader's or rustc's
+/// comfort).
+mod set_handlers {
+    #[cfg(feature = "organizations")]
+    pub(super) fn organizations_1<S: crate::OrganizationsApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_organizations(|service, context, request| async move {
+                crate::OrganizationsApi::list_organizations(&*service, context, request)
+                    .await
+            })
+            .get_organization(|service, context, request| async move {
+                crate::OrganizationsApi::get_organization(&*service, context, request)
+                    .await
+            })
+            .update_organization(|service, context, request| async move {
+                crate::OrganizationsApi::update_organization(&*service, context, request)
+                    .await
+            })
+            .delete_organization_invite_link(|service, context, request| async move {
+                crate::OrganizationsApi::delete_organization_invite_link(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .join_organization(|service, context, request| async move {
+                crate::OrganizationsApi::join_organization(&*service, context, request)
+                    .await
+            })
+            .search_organization_content(|service, context, request| async move {
+                crate::OrganizationsApi::search_organization_content(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_organization_agent_instructions(|service, context, request| async move {
+                crate::OrganizationsApi::get_organization_agent_instructions(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .update_organization_agent_instructions(|service, context, request| async move {
+                crate::OrganizationsApi::update_organization_agent_instructions(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_organizations_by_email_domain(|service, context, request| async move {
+                crate::OrganizationsApi::list_organizations_by_email_domain(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+    }
+    #[cfg(feature = "members")]
+    pub(super) fn members_1<S: crate::MembersApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_organization_members(|service, context, request| async move {
+                crate::MembersApi::list_organization_members(&*service, context, request)
+                    .await
+            })
+            .get_organization_member(|service, context, request| async move {
+                crate::MembersApi::get_organization_member(&*service, context, request)
+                    .await
+            })
+            .delete_organization_member(|service, context, request| async move {
+                crate::MembersApi::delete_organization_member(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .update_organization_member(|service, context, request| async move {
+                crate::MembersApi::update_organization_member(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .ping_organization(|service, context, request| async move {
+                crate::MembersApi::ping_organization(&*service, context, request).await
+            })
+            .set_organization_member_sso(|service, context, request| async move {
+                crate::MembersApi::set_organization_member_sso(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_organization_member_spaces(|service, context, request| async move {
+                crate::MembersApi::list_organization_member_spaces(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_organization_member_teams(|service, context, request| async move {
+                crate::MembersApi::list_organization_member_teams(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+    }
+    #[cfg(feature = "teams")]
+    pub(super) fn teams_1<S: crate::TeamsApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_organization_teams(|service, context, request| async move {
+                crate::TeamsApi::list_organization_teams(&*service, context, request)
+                    .await
+            })
+            .create_organization_team(|service, context, request| async move {
+                crate::TeamsApi::create_organization_team(&*service, context, request)
+                    .await
+            })
+            .get_organization_team(|service, context, request| async move {
+                crate::TeamsApi::get_organization_team(&*service, context, request).await
+            })
+            .delete_organization_team(|service, context, request| async move {
+                crate::TeamsApi::delete_organization_team(&*service, context, request)
+                    .await
+            })
+            .update_organization_team(|service, context, request| async move {
+                crate::TeamsApi::update_organization_team(&*service, context, request)
+                    .await
+            })
+    }
+    #[cfg(feature = "sso")]
+    pub(super) fn sso_1<S: crate::SsoApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_organization_saml_providers(|service, context, request| async move {
+                crate::SsoApi::list_organization_saml_providers(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .create_organization_saml_provider(|service, context, request| async move {
+                crate::SsoApi::create_organization_saml_provider(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_organization_saml_provider(|service, context, request| async move {
+                crate::SsoApi::get_organization_saml_provider(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .delete_organization_saml_provider(|service, context, request| async move {
+                crate::SsoApi::delete_organization_saml_provider(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .update_organization_saml_provider(|service, context, request| async move {
+                crate::SsoApi::update_organization_saml_provider(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_organization_sso_providers(|service, context, request| async move {
+                crate::SsoApi::list_organization_sso_providers(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+    }
+    #[cfg(feature = "collections")]
+    pub(super) fn collections_1<S: crate::CollectionsApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .get_collection(|service, context, request| async move {
+                crate::CollectionsApi::get_collection(&*service, context, request).await
+            })
+            .delete_collection(|service, context, request| async move {
+                crate::CollectionsApi::delete_collection(&*service, context, request)
+                    .await
+            })
+            .update_collection(|service, context, request| async move {
+                crate::CollectionsApi::update_collection(&*service, context, request)
+                    .await
+            })
+            .list_collection_spaces(|service, context, request| async move {
+                crate::CollectionsApi::list_collection_spaces(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .move_collection(|service, context, request| async move {
+                crate::CollectionsApi::move_collection(&*service, context, request).await
+            })
+            .transfer_collection(|service, context, request| async move {
+                crate::CollectionsApi::transfer_collection(&*service, context, request)
+                    .await
+            })
+            .list_organization_collections(|service, context, request| async move {
+                crate::CollectionsApi::list_organization_collections(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .create_organization_collection(|service, context, request| async move {
+                crate::CollectionsApi::create_organization_collection(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+    }
+    #[cfg(feature = "spaces")]
+    pub(super) fn spaces_1<S: crate::SpacesApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .get_space(|service, context, request| async move {
+                crate::SpacesApi::get_space(&*service, context, request).await
+            })
+            .delete_space(|service, context, request| async move {
+                crate::SpacesApi::delete_space(&*service, context, request).await
+            })
+            .update_space(|service, context, request| async move {
+                crate::SpacesApi::update_space(&*service, context, request).await
+            })
+            .duplicate_space(|service, context, request| async move {
+                crate::SpacesApi::duplicate_space(&*service, context, request).await
+            })
+            .restore_space(|service, context, request| async move {
+                crate::SpacesApi::restore_space(&*service, context, request).await
+            })
+            .move_space(|service, context, request| async move {
+                crate::SpacesApi::move_space(&*service, context, request).await
+            })
+            .transfer_space(|service, context, request| async move {
+                crate::SpacesApi::transfer_space(&*service, context, request).await
+            })
+            .list_space_links(|service, context, request| async move {
+                crate::SpacesApi::list_space_links(&*service, context, request).await
+            })
+    }
+    #[cfg(feature = "sites")]
+    pub(super) fn sites_1<S: crate::SitesApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_organization_sites(|service, context, request| async move {
+                crate::SitesApi::list_organization_sites(&*service, context, request)
+                    .await
+            })
+            .create_organization_site(|service, context, request| async move {
+                crate::SitesApi::create_organization_site(&*service, context, request)
+                    .await
+            })
+            .get_site(|service, context, request| async move {
+                crate::SitesApi::get_site(&*service, context, request).await
+            })
+            .delete_site(|service, context, request| async move {
+                crate::SitesApi::delete_site(&*service, context, request).await
+            })
+            .update_site(|service, context, request| async move {
+                crate::SitesApi::update_site(&*service, context, request).await
+            })
+            .get_site_adaptive_schema(|service, context, request| async move {
+                crate::SitesApi::get_site_adaptive_schema(&*service, context, request)
+                    .await
+            })
+            .update_site_adaptive_schema(|service, context, request| async move {
+                crate::SitesApi::update_site_adaptive_schema(&*service, context, request)
+                    .await
+            })
+            .list_site_template_conditions(|service, context, request| async move {
+                crate::SitesApi::list_site_template_conditions(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_published_site(|service, context, request| async move {
+                crate::SitesApi::get_published_site(&*service, context, request).await
+            })
+            .publish_site(|service, context, request| async move {
+                crate::SitesApi::publish_site(&*service, context, request).await
+            })
+    }
+    #[cfg(feature = "site_structure")]
+    #[allow(deprecated)]
+    pub(super) fn site_structure_1<S: crate::SiteStructureApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_site_sections(|service, context, request| async move {
+                crate::SiteStructureApi::list_site_sections(&*service, context, request)
+                    .await
+            })
+            .create_site_section(|service, context, request| async move {
+                crate::SiteStructureApi::create_site_section(&*service, context, request)
+                    .await
+            })
+            .delete_site_section(|service, context, request| async move {
+                crate::SiteStructureApi::delete_site_section(&*service, context, request)
+                    .await
+            })
+            .update_site_section(|service, context, request| async move {
+                crate::SiteStructureApi::update_site_section(&*service, context, request)
+                    .await
+            })
+            .move_site_section(|service, context, request| async move {
+                crate::SiteStructureApi::move_site_section(&*service, context, request)
+                    .await
+            })
+            .list_site_spaces(|service, context, request| async move {
+                crate::SiteStructureApi::list_site_spaces(&*service, context, request)
+                    .await
+            })
+            .create_site_space(|service, context, request| async move {
+                crate::SiteStructureApi::create_site_space(&*service, context, request)
+                    .await
+            })
+            .delete_site_space(|service, context, request| async move {
+                crate::SiteStructureApi::delete_site_space(&*service, context, request)
+                    .await
+            })
+            .update_site_space(|service, context, request| async move {
+                crate::SiteStructureApi::update_site_space(&*service, context, request)
+                    .await
+            })
+            .move_site_space(|service, context, request| async move {
+                crate::SiteStructureApi::move_site_space(&*service, context, request)
+                    .await
+            })
+            .list_site_section_groups(|service, context, request| async move {
+                crate::SiteStructureApi::list_site_section_groups(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .create_site_section_group(|service, context, request| async move {
+                crate::SiteStructureApi::create_site_section_group(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .delete_site_section_group(|service, context, request| async move {
+                crate::SiteStructureApi::delete_site_section_group(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .update_site_section_group(|service, context, request| async move {
+                crate::SiteStructureApi::update_site_section_group(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .add_site_section_group_section(|service, context, request| async move {
+                crate::SiteStructureApi::add_site_section_group_section(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .remove_site_section_group_section(|service, context, request| async move {
+                crate::SiteStructureApi::remove_site_section_group_section(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .move_site_section_group(|service, context, request| async move {
+                crate::SiteStructureApi::move_site_section_group(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+    }
+    #[cfg(feature = "content")]
+    pub(super) fn content_1<S: crate::ContentApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .search_space_content(|service, context, request| async move {
+                crate::ContentApi::search_space_content(&*service, context, request)
+                    .await
+            })
+            .get_space_content(|service, context, request| async move {
+                crate::ContentApi::get_space_content(&*service, context, request).await
+            })
+            .apply_space_content_template(|service, context, request| async move {
+                crate::ContentApi::apply_space_content_template(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_space_pages(|service, context, request| async move {
+                crate::ContentApi::list_space_pages(&*service, context, request).await
+            })
+            .list_space_files(|service, context, request| async move {
+                crate::ContentApi::list_space_files(&*service, context, request).await
+            })
+            .get_space_file(|service, context, request| async move {
+                crate::ContentApi::get_space_file(&*service, context, request).await
+            })
+            .list_space_file_backlinks(|service, context, request| async move {
+                crate::ContentApi::list_space_file_backlinks(&*service, context, request)
+                    .await
+            })
+            .get_space_page(|service, context, request| async move {
+                crate::ContentApi::get_space_page(&*service, context, request).await
+            })
+            .list_space_page_links(|service, context, request| async move {
+                crate::ContentApi::list_space_page_links(&*service, context, request)
+                    .await
+            })
+            .get_change_request_content(|service, context, request| async move {
+                crate::ContentApi::get_change_request_content(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_change_request_pages(|service, context, request| async move {
+                crate::ContentApi::list_change_request_pages(&*service, context, request)
+                    .await
+            })
+            .list_change_request_files(|service, context, request| async move {
+                crate::ContentApi::list_change_request_files(&*service, context, request)
+                    .await
+            })
+            .get_change_request_file(|service, context, request| async move {
+                crate::ContentApi::get_change_request_file(&*service, context, request)
+                    .await
+            })
+            .list_change_request_file_backlinks(|service, context, request| async move {
+                crate::ContentApi::list_change_request_file_backlinks(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_change_request_page(|service, context, request| async move {
+                crate::ContentApi::get_change_request_page(&*service, context, request)
+                    .await
+            })
+            .list_change_request_page_links(|service, context, request| async move {
+                crate::ContentApi::list_change_request_page_links(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+    }
+    #[cfg(feature = "change_requests")]
+    pub(super) fn change_requests_1<S: crate::ChangeRequestsApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_space_change_requests(|service, context, request| async move {
+                crate::ChangeRequestsApi::list_space_change_requests(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .create_space_change_request(|service, context, request| async move {
+                crate::ChangeRequestsApi::create_space_change_request(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_change_request(|service, context, request| async move {
+                crate::ChangeRequestsApi::get_change_request(&*service, context, request)
+                    .await
+            })
+            .update_change_request(|service, context, request| async move {
+                crate::ChangeRequestsApi::update_change_request(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .merge_change_request(|service, context, request| async move {
+                crate::ChangeRequestsApi::merge_change_request(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .update_change_request_from_main(|service, context, request| async move {
+                crate::ChangeRequestsApi::update_change_request_from_main(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_change_request_pdf(|service, context, request| async move {
+                crate::ChangeRequestsApi::get_change_request_pdf(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_organization_change_requests(|service, context, request| async move {
+                crate::ChangeRequestsApi::list_organization_change_requests(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+    }
+    #[cfg(feature = "comments")]
+    pub(super) fn comments_1<S: crate::CommentsApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_space_comments(|service, context, request| async move {
+                crate::CommentsApi::list_space_comments(&*service, context, request)
+                    .await
+            })
+            .create_space_comment(|service, context, request| async move {
+                crate::CommentsApi::create_space_comment(&*service, context, request)
+                    .await
+            })
+            .get_space_comment(|service, context, request| async move {
+                crate::CommentsApi::get_space_comment(&*service, context, request).await
+            })
+            .update_space_comment(|service, context, request| async move {
+                crate::CommentsApi::update_space_comment(&*service, context, request)
+                    .await
+            })
+            .delete_space_comment(|service, context, request| async move {
+                crate::CommentsApi::delete_space_comment(&*service, context, request)
+                    .await
+            })
+            .create_space_comment_reply(|service, context, request| async move {
+                crate::CommentsApi::create_space_comment_reply(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_space_comment_reply(|service, context, request| async move {
+                crate::CommentsApi::get_space_comment_reply(&*service, context, request)
+                    .await
+            })
+            .update_space_comment_reply(|service, context, request| async move {
+                crate::CommentsApi::update_space_comment_reply(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .delete_space_comment_reply(|service, context, request| async move {
+                crate::CommentsApi::delete_space_comment_reply(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_space_commenters(|service, context, request| async move {
+                crate::CommentsApi::list_space_commenters(&*service, context, request)
+                    .await
+            })
+            .list_change_request_comments(|service, context, request| async move {
+                crate::CommentsApi::list_change_request_comments(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .create_change_request_comment(|service, context, request| async move {
+                crate::CommentsApi::create_change_request_comment(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_change_request_comment(|service, context, request| async move {
+                crate::CommentsApi::get_change_request_comment(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .update_change_request_comment(|service, context, request| async move {
+                crate::CommentsApi::update_change_request_comment(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .delete_change_request_comment(|service, context, request| async move {
+                crate::CommentsApi::delete_change_request_comment(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .create_change_request_comment_reply(|service, context, request| async move {
+                crate::CommentsApi::create_change_request_comment_reply(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_change_request_comment_replies(|service, context, request| async move {
+                crate::CommentsApi::list_change_request_comment_replies(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+    }
+    #[cfg(feature = "openapi_specs")]
+    pub(super) fn openapi_specs_1<S: crate::OpenapiSpecsApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_organization_open_api_specs(|service, context, request| async move {
+                crate::OpenapiSpecsApi::list_organization_open_api_specs(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .create_organization_open_api_spec(|service, context, request| async move {
+                crate::OpenapiSpecsApi::create_organization_open_api_spec(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_open_api_spec(|service, context, request| async move {
+                crate::OpenapiSpecsApi::get_open_api_spec(&*service, context, request)
+                    .await
+            })
+            .create_or_update_open_api_spec(|service, context, request| async move {
+                crate::OpenapiSpecsApi::create_or_update_open_api_spec(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .delete_open_api_spec(|service, context, request| async move {
+                crate::OpenapiSpecsApi::delete_open_api_spec(&*service, context, request)
+                    .await
+            })
+            .update_open_api_spec(|service, context, request| async move {
+                crate::OpenapiSpecsApi::update_open_api_spec(&*service, context, request)
+                    .await
+            })
+    }
+    #[cfg(feature = "integrations")]
+    pub(super) fn integrations_1<S: crate::IntegrationsApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_integrations(|service, context, request| async move {
+                crate::IntegrationsApi::list_integrations(&*service, context, request)
+                    .await
+            })
+            .get_integration(|service, context, request| async move {
+                crate::IntegrationsApi::get_integration(&*service, context, request)
+                    .await
+            })
+            .publish_integration(|service, context, request| async move {
+                crate::IntegrationsApi::publish_integration(&*service, context, request)
+                    .await
+            })
+            .delete_integration(|service, context, request| async move {
+                crate::IntegrationsApi::delete_integration(&*service, context, request)
+                    .await
+            })
+            .list_integration_installations(|service, context, request| async move {
+                crate::IntegrationsApi::list_integration_installations(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .install_integration(|service, context, request| async move {
+                crate::IntegrationsApi::install_integration(&*service, context, request)
+                    .await
+            })
+            .list_integration_events(|service, context, request| async move {
+                crate::IntegrationsApi::list_integration_events(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_integration_event(|service, context, request| async move {
+                crate::IntegrationsApi::get_integration_event(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_integration_spaces(|service, context, request| async move {
+                crate::IntegrationsApi::list_integration_spaces(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_integration_sites(|service, context, request| async move {
+                crate::IntegrationsApi::list_integration_sites(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .update_integration_dev_mode(|service, context, request| async move {
+                crate::IntegrationsApi::update_integration_dev_mode(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+    }
+    #[cfg(feature = "translations")]
+    pub(super) fn translations_1<S: crate::TranslationsApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_organization_translations(|service, context, request| async move {
+                crate::TranslationsApi::list_organization_translations(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .create_organization_translation(|service, context, request| async move {
+                crate::TranslationsApi::create_organization_translation(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_translation(|service, context, request| async move {
+                crate::TranslationsApi::get_translation(&*service, context, request)
+                    .await
+            })
+            .update_translation_instructions(|service, context, request| async move {
+                crate::TranslationsApi::update_translation_instructions(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .delete_translation(|service, context, request| async move {
+                crate::TranslationsApi::delete_translation(&*service, context, request)
+                    .await
+            })
+            .run_translation(|service, context, request| async move {
+                crate::TranslationsApi::run_translation(&*service, context, request)
+                    .await
+            })
+    }
+    #[cfg(feature = "conversations")]
+    pub(super) fn conversations_1<S: crate::ConversationsApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .list_organization_conversation_clusters(|service, context, request| async move {
+                crate::ConversationsApi::list_organization_conversation_clusters(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_organization_conversations(|service, context, request| async move {
+                crate::ConversationsApi::list_organization_conversations(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .ingest_organization_conversations(|service, context, request| async move {
+                crate::ConversationsApi::ingest_organization_conversations(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .list_organization_conversation_issues(|service, context, request| async move {
+                crate::ConversationsApi::list_organization_conversation_issues(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_conversation_issue(|service, context, request| async move {
+                crate::ConversationsApi::get_conversation_issue(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+            .get_conversation(|service, context, request| async move {
+                crate::ConversationsApi::get_conversation(&*service, context, request)
+                    .await
+            })
+    }
+    #[cfg(feature = "git")]
+    pub(super) fn git_1<S: crate::GitApi>(
+        builder: super::RouterBuilder<S>,
+    ) -> super::RouterBuilder<S> {
+        builder
+            .import_space_from_git(|service, context, request| async move {
+                crate::GitApi::import_space_from_git(&*service, context, request).await
+            })
+            .export_space_to_git(|service, context, request| async move {
+                crate::GitApi::export_space_to_git(&*service, context, request).await
+            })
+            .get_space_git_info(|service, context, request| async move {
+                crate::GitApi::get_space_git_info(&*service, context, request).await
+            })
+            .delete_space_git_legacy_installation(|service, context, request| async move {
+                crate::GitApi::delete_space_git_legacy_installation(
+                        &*service,
+                        context,
+                        request,
+                    )
+                    .await
+            })
+    }
 }
 /// A router built one operation at a time: a service sets a handler for each
 /// operation it serves (an `async fn(Arc<S>, Context, Request)`), then

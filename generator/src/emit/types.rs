@@ -58,6 +58,9 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
         }),
         jobs::rust("types/src/samples.rs", header, move || sample_tests(api)),
     ];
+    for part in 1..=sample_parts(api) {
+        jobs.push(jobs::rust(format!("types/src/samples/part_{part}.rs"), header, move || sample_part(api, part)));
+    }
     for (module, defs) in modules {
         let ops = operations.remove(&module).unwrap_or_default();
         let parts = split(&defs);
@@ -1040,17 +1043,91 @@ fn holds_files(def: &crate::model::TypeDef) -> bool {
     })
 }
 
+/// Sample checks per function: a function of a few hundred lines at most (Microsoft Graph's
+/// 2,600 types were one test function).
+const CHECKS_PER_FN: usize = 100;
+
+/// Sample checks per file: more types are checked in parts, a file each
+/// (`samples/part_<n>.rs`), so no file holds more than about a megabyte of Rust.
+const CHECKS_PER_FILE: usize = 500;
+
+/// The types whose sample is checked: a multipart body's object holds files, which never
+/// travel as JSON.
+fn json_types(api: &Api) -> Vec<&crate::model::TypeDef> {
+    api.types.values().filter(|def| !holds_files(def)).collect()
+}
+
+/// How many files of checks `samples.rs` has beside it: none when it holds every check.
+fn sample_parts(api: &Api) -> usize {
+    let count = json_types(api).len();
+    if count > CHECKS_PER_FILE { count.div_ceil(CHECKS_PER_FILE) } else { 0 }
+}
+
+/// The checks of `defs`, calling `check` (a path) with `failures` (an expression): inline
+/// when they are few, else a call of each private function of [`CHECKS_PER_FN`] checks
+/// (the second part of the answer).
+fn chunked_checks(
+    api: &Api,
+    defs: &[&crate::model::TypeDef],
+    check: &TokenStream,
+    failures: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let calls = |defs: &[&crate::model::TypeDef], failures: &TokenStream| -> TokenStream {
+        let each = defs.iter().map(|def| {
+            let rust = ident(&def.rust);
+            let name = &def.name;
+            let json = sample::of_type(api, &def.name).to_string();
+            quote! { #check::<crate::#rust>(#name, #json, #failures); }
+        });
+        quote! { #(#each)* }
+    };
+    if defs.len() <= CHECKS_PER_FN {
+        return (calls(defs, failures), TokenStream::new());
+    }
+    let names: Vec<_> = (1..=defs.len().div_ceil(CHECKS_PER_FN)).map(|n| ident(&format!("checks_{n}"))).collect();
+    let bodies = defs.chunks(CHECKS_PER_FN).map(|chunk| calls(chunk, &quote!(failures)));
+    (
+        quote! { #(#names(#failures);)* },
+        quote! {
+            #(
+                /// Checks these types' samples.
+                fn #names(failures: &mut ::std::vec::Vec<::std::string::String>) {
+                    #bodies
+                }
+            )*
+        },
+    )
+}
+
+/// `src/samples/part_<part>.rs`: the checks of the part's types.
+fn sample_part(api: &Api, part: usize) -> TokenStream {
+    let defs = json_types(api);
+    let end = (part * CHECKS_PER_FILE).min(defs.len());
+    let (calls, fns) =
+        chunked_checks(api, &defs[(part - 1) * CHECKS_PER_FILE..end], &quote!(super::check), &quote!(failures));
+    let docs = inner_doc(&format!("The sample checks of the spec's types, part {part} of {}.", sample_parts(api)));
+    quote! {
+        #docs
+
+        /// Checks the samples of this part's types.
+        pub(super) fn checks(failures: &mut ::std::vec::Vec<::std::string::String>) {
+            #calls
+        }
+
+        #fns
+    }
+}
+
 /// `src/samples.rs` (a test module): every type's sample decodes leniently and strictly,
 /// validates, and serializes back to the same JSON.
 fn sample_tests(api: &Api) -> TokenStream {
-    // A multipart body's object holds files, which never travel as JSON.
-    let json_types: Vec<&crate::model::TypeDef> = api.types.values().filter(|def| !holds_files(def)).collect();
-    let checks = json_types.iter().map(|def| {
-        let rust = ident(&def.rust);
-        let name = &def.name;
-        let json = sample::of_type(api, &def.name).to_string();
-        quote! { check::<crate::#rust>(#name, #json, &mut failures); }
-    });
+    let json_types = json_types(api);
+    let parts: Vec<_> = (1..=sample_parts(api)).map(|n| ident(&format!("part_{n}"))).collect();
+    let (checks, chunks) = if parts.is_empty() {
+        chunked_checks(api, &json_types, &quote!(check), &quote!(&mut failures))
+    } else {
+        (quote! { #(#parts::checks(&mut failures);)* }, quote! { #(#[rustfmt::skip] mod #parts;)* })
+    };
     let count = json_types.len();
     if count == 0 {
         // No test at all: an empty one would leave `check` unused and `failures` untyped.
@@ -1094,9 +1171,11 @@ fn sample_tests(api: &Api) -> TokenStream {
         #[test]
         fn every_type_round_trips_its_sample() {
             let mut failures = ::std::vec::Vec::new();
-            #(#checks)*
+            #checks
             assert!(failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), #count, failures.join("\n"));
         }
+
+        #chunks
     }
 }
 

@@ -40,6 +40,10 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
     }
     for tag in api.tags_with_operations() {
         jobs.push(jobs::rust(format!("client/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag)));
+        let files = samples::part_files(tag, api.operations_of(&tag.name).count());
+        for (part, path) in files.into_iter().enumerate() {
+            jobs.push(jobs::rust(path, header, move || emitter().samples_part(tag, part)));
+        }
     }
     jobs.push(jobs::text("client/Cargo.toml", move || manifest(api, options, reach)));
     jobs

@@ -2,16 +2,47 @@
 //! with the spec's samples, for end-to-end tests against a server (feature `samples`).
 
 use super::{ClientEmitter, is_copy};
-use crate::emit::rust::ident;
+use crate::emit::rust::{ident, inner_doc};
 use crate::model::shape::{self, AnswerKind, ArgTarget, BodyStyle, SetterTarget};
-use crate::model::{Operation, TypeRef};
+use crate::model::{Operation, Tag, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// Sample calls per function: a function of a few hundred lines at most, whatever the group
+/// (Microsoft Graph's one function of every call was 71,000 lines).
+const CALLS_PER_FN: usize = 64;
+
+/// Sample calls per file: a group of more operations is printed as parts, a file each
+/// (`samples/<group>/part_<n>.rs`), so no file holds more than about a megabyte of Rust.
+pub(super) const CALLS_PER_FILE: usize = 512;
+
+/// A function adding sample calls to `calls`, with `body`.
+fn calls_fn(visibility: TokenStream, name: &str, body: TokenStream) -> TokenStream {
+    let name = ident(name);
+    quote! {
+        /// Adds these sample calls to `calls`.
+        #visibility fn #name<'a>(client: &'a crate::Client, calls: &mut ::std::vec::Vec<crate::samples::Sample<'a>>) {
+            #body
+        }
+    }
+}
+
+/// The files of a group's sample calls: `samples/<group>.rs`, and when the group has more than
+/// [`CALLS_PER_FILE`] operations, one part each `samples/<group>/part_<n>.rs` (from 1).
+pub(super) fn part_files(tag: &Tag, operations: usize) -> Vec<String> {
+    let group = format!("client/src/samples/{}", tag.rust);
+    let parts = operations.div_ceil(CALLS_PER_FILE);
+    let mut files = vec![format!("{group}.rs")];
+    if parts > 1 {
+        files.extend((1..=parts).map(|n| format!("{group}/part_{n}.rs")));
+    }
+    files
+}
+
 impl ClientEmitter<'_> {
-    /// `samples.rs`: one typed call per operation, with the spec's samples as arguments.
+    /// `samples.rs`: the helpers, the sample client, and `calls()` gathering each group's
+    /// calls from its module (a file each, `samples/<group>.rs`), in group order.
     pub(super) fn samples_module(&self) -> TokenStream {
-        let calls = self.api.operations.iter().map(|op| self.sample_call(op));
         // An API whose every operation the import left out has no call to make.
         let client_arg = if self.api.operations.is_empty() { quote!(_client) } else { quote!(client) };
         // The helpers only where a call uses them: generated code has no dead code.
@@ -44,6 +75,17 @@ impl ClientEmitter<'_> {
                 _ => quote! { .token(#name, "sample-token") },
             }
         });
+        let groups: Vec<_> = self.api.tags_with_operations().map(|tag| ident(&tag.rust)).collect();
+        let count = ops.len();
+        let gather = if groups.is_empty() {
+            quote! { ::std::vec::Vec::new() }
+        } else {
+            quote! {
+                let mut calls = ::std::vec::Vec::with_capacity(#count);
+                #(#groups::calls(client, &mut calls);)*
+                calls
+            }
+        };
         quote! {
             //! Every operation called through the typed client with the spec's samples, for
             //! end-to-end tests against a server (feature `samples`).
@@ -70,10 +112,58 @@ impl ClientEmitter<'_> {
                 crate::ClientBuilder::new(base_url, crate::USER_AGENT, crate::SCHEMES, &crate::ERRORS) #(#credentials)* .build()
             }
 
-            /// Every operation of the spec, each called once with its samples.
+            /// Every operation of the spec, each called once with its samples, group by group.
             pub fn calls<'a>(#client_arg: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
-                ::std::vec![#(#calls)*]
+                #gather
             }
+
+            #(#[rustfmt::skip] mod #groups;)*
+        }
+    }
+
+    /// `samples/<group>.rs` (`part` 0), or its part `part` (from 1) when the group is printed
+    /// in parts: the sample calls of the group's operations, [`CALLS_PER_FN`] to a function.
+    pub(super) fn samples_part(&self, tag: &Tag, part: usize) -> TokenStream {
+        let ops: Vec<&Operation> = self.api.operations_of(&tag.name).collect();
+        let parts = ops.len().div_ceil(CALLS_PER_FILE);
+        if parts > 1 && part == 0 {
+            let modules: Vec<_> = (1..=parts).map(|n| ident(&format!("part_{n}"))).collect();
+            let docs = inner_doc(&format!("The sample calls of the operations of {}, in {parts} parts.", tag.title));
+            let calls = calls_fn(quote!(pub(super)), "calls", quote! { #(#modules::calls(client, calls);)* });
+            return quote! {
+                #docs
+
+                #(#[rustfmt::skip] mod #modules;)*
+
+                #calls
+            };
+        }
+        let (ops, docs) = if parts > 1 {
+            let end = (part * CALLS_PER_FILE).min(ops.len());
+            (&ops[(part - 1) * CALLS_PER_FILE..end], format!(", part {part} of {parts}"))
+        } else {
+            (&ops[..], String::new())
+        };
+        let docs = inner_doc(&format!("The sample calls of the operations of {}{docs}.", tag.title));
+        let chunks: Vec<TokenStream> = ops
+            .chunks(CALLS_PER_FN)
+            .map(|chunk| {
+                let calls = chunk.iter().map(|op| self.sample_call(op));
+                quote! { calls.extend([#(#calls)*]); }
+            })
+            .collect();
+        if let [chunk] = chunks.as_slice() {
+            let calls = calls_fn(quote!(pub(super)), "calls", chunk.clone());
+            return quote! { #docs #calls };
+        }
+        let names: Vec<String> = (1..=chunks.len()).map(|n| format!("chunk_{n}")).collect();
+        let each = names.iter().map(|name| ident(name));
+        let calls = calls_fn(quote!(pub(super)), "calls", quote! { #(#each(client, calls);)* });
+        let chunks = names.iter().zip(chunks).map(|(name, chunk)| calls_fn(TokenStream::new(), name, chunk));
+        quote! {
+            #docs
+            #calls
+            #(#chunks)*
         }
     }
 
@@ -88,7 +178,7 @@ impl ClientEmitter<'_> {
             let ty = self.paths.ty(self.api, &p.ty);
             let json = crate::model::sample::of_param(self.api, p).to_string();
             quote! {
-                let #local: #ty = match sample(#json) {
+                let #local: #ty = match crate::samples::sample(#json) {
                     ::core::result::Result::Ok(value) => value,
                     ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
                 };
@@ -126,7 +216,7 @@ impl ClientEmitter<'_> {
                 let ty = self.paths.ty(self.api, &body.ty);
                 let json = json.to_string();
                 quote! {
-                    let body: #ty = match sample(#json) {
+                    let body: #ty = match crate::samples::sample(#json) {
                         ::core::result::Result::Ok(body) => body,
                         ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
                     };
@@ -153,7 +243,7 @@ impl ClientEmitter<'_> {
             AnswerKind::Download => {
                 quote! { .map(|download| ::apigen_runtime::serde_json::Value::from(download.status)) }
             }
-            _ => quote! { .and_then(|value| to_json(&value)) },
+            _ => quote! { .and_then(|value| crate::samples::to_json(&value)) },
         };
         quote! {
             (#name, ::std::boxed::Box::pin(async move {
@@ -162,7 +252,7 @@ impl ClientEmitter<'_> {
                 #deprecated
                 let result = client.#tag().#method(#(#args),*) #(#setters)* .send().await;
                 result #finish
-            }) as SampleCall<'a>),
+            }) as crate::samples::SampleCall<'a>),
         }
     }
 }

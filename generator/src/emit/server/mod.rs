@@ -140,7 +140,8 @@ impl ServerEmitter<'_> {
         let api = self.api;
         let re_exports = super::rust::re_exports(&SERVER_ROOT, &api.crates);
         let (bound_imports, bounds) = group_bounds(api);
-        let set_from_traits = api.tags_with_operations().map(|tag| set_from_trait(api, tag));
+        let (set_from_traits, setting_fns): (Vec<TokenStream>, Vec<TokenStream>) =
+            api.tags_with_operations().flat_map(|tag| set_from_trait(api, tag)).unzip();
         let infos = api.operations.iter().map(|op| operation_info(api, op));
         let schemes = super::rust::schemes_const(api);
         let errors = super::rust::errors_const(api);
@@ -177,6 +178,13 @@ impl ServerEmitter<'_> {
                 let builder = RouterBuilder::new(service).with_config(config);
                 #(#set_from_traits)*
                 builder.build_partial()
+            }
+
+            /// Each group's handlers set from its trait, a function per 64 operations (one
+            /// function of every operation grew with the API past any reader's or rustc's
+            /// comfort).
+            mod set_handlers {
+                #(#setting_fns)*
             }
 
             #router_builder
@@ -236,26 +244,38 @@ fn group_bounds(api: &Api) -> (Vec<TokenStream>, Vec<proc_macro2::Ident>) {
     (imports, bounds)
 }
 
-/// `router_with`'s setting of a group's handlers from its trait: one statement per group,
-/// under the group's feature.
-fn set_from_trait(api: &Api, tag: &Tag) -> TokenStream {
+/// Operations whose handlers one function of `set_handlers` sets.
+const HANDLERS_PER_FN: usize = 64;
+
+/// `router_with`'s setting of a group's handlers from its trait, under the group's feature:
+/// for each [`HANDLERS_PER_FN`] operations, the statement of `router_with` and the function
+/// of `set_handlers` it calls.
+fn set_from_trait(api: &Api, tag: &Tag) -> Vec<(TokenStream, TokenStream)> {
     let trait_ident = ident(&tag.names.server_trait);
     let ops: Vec<&Operation> = api.operations_of(&tag.name).collect();
-    let allow = ops.iter().any(|op| op.deprecated.is_some()).then(|| quote!(#[allow(deprecated)]));
     let cfg = features::cfg_group(tag);
-    let calls = ops.iter().map(|op| {
-        let setter = ident(&op.rust);
-        quote! {
-            .#setter(|service, context, request| async move {
-                crate::#trait_ident::#setter(&*service, context, request).await
-            })
-        }
+    let chunks = ops.chunks(HANDLERS_PER_FN).enumerate().map(|(index, chunk)| {
+        let name = ident(&format!("{}_{}", tag.rust, index + 1));
+        let allow = chunk.iter().any(|op| op.deprecated.is_some()).then(|| quote!(#[allow(deprecated)]));
+        let calls = chunk.iter().map(|op| {
+            let setter = ident(&op.rust);
+            quote! {
+                .#setter(|service, context, request| async move {
+                    crate::#trait_ident::#setter(&*service, context, request).await
+                })
+            }
+        });
+        let statement = quote! { #cfg let builder = set_handlers::#name(builder); };
+        let function = quote! {
+            #cfg
+            #allow
+            pub(super) fn #name<S: crate::#trait_ident>(builder: super::RouterBuilder<S>) -> super::RouterBuilder<S> {
+                builder #(#calls)*
+            }
+        };
+        (statement, function)
     });
-    quote! {
-        #allow
-        #cfg
-        let builder = builder #(#calls)*;
-    }
+    chunks.collect()
 }
 
 /// An operation's entry in `OPERATIONS`: its name, tag and path, and what differs from
