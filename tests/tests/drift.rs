@@ -452,6 +452,47 @@ fn edit_cache_entry(cache: &Path, path: &str, edit: impl Fn(&str) -> String) {
     fs::write(&entry, edited.join("\n") + "\n").unwrap();
 }
 
+/// Seals the one cache entry below `cache` again with the key kept beside it (SipHash-2-4,
+/// as apigen seals): what a forger holding the key could do.
+fn reseal_cache_entry(cache: &Path) {
+    use std::hash::Hasher;
+    let entry = fs::read_dir(cache).unwrap().next().unwrap().unwrap().path();
+    let text = fs::read_to_string(&entry).unwrap();
+    let (body, _) = text.rsplit_once("seal = \"").unwrap();
+    let key = fs::read_to_string(cache.with_extension("key")).unwrap();
+    let word = |range: std::ops::Range<usize>| u64::from_str_radix(&key[range], 16).unwrap();
+    #[allow(deprecated)]
+    let mut hasher = std::hash::SipHasher::new_with_keys(word(0..16), word(16..32));
+    hasher.write(body.as_bytes());
+    fs::write(&entry, format!("{body}seal = \"{:016x}\"\n", hasher.finish())).unwrap();
+}
+
+#[test]
+fn a_forged_cache_entry_never_keeps_a_tampered_file_through_a_spec_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec");
+    copy_dir(Path::new("fixtures/valid/petstore"), &spec);
+    let out = dir.path().join("generated");
+    let cache_dir = dir.path().join("cache");
+    let generator = || generator(spec.to_str().unwrap(), out.to_str().unwrap()).cache(CacheDir::at(&cache_dir));
+    generator().generate().unwrap();
+    // Injected code, and the cache's line for the file forged to name its hash (issue 50):
+    // the types do not show the summary changed below, so the tokens match the entry.
+    let path = "types/src/pets.rs";
+    let printed = fs::read_to_string(out.join(path)).unwrap();
+    let tampered = format!("{printed}pub fn backdoor() {{}}\n");
+    fs::write(out.join(path), &tampered).unwrap();
+    let (old, new) = (apigen::hash::hex(printed.as_bytes()), apigen::hash::hex(tampered.as_bytes()));
+    edit_cache_entry(&cache_dir, path, |line| line.replace(&old, &new));
+    let text = fs::read_to_string(spec.join("pets.yaml")).unwrap();
+    fs::write(spec.join("pets.yaml"), text.replacen("summary: Get a pet.", "summary: Fetch a pet.", 1)).unwrap();
+
+    let generated = generator().generate().unwrap();
+    assert!(generated.report.written.iter().any(|p| p == path), "{:?}", generated.report.written);
+    assert_eq!(fs::read_to_string(out.join(path)).unwrap(), printed);
+    assert!(generator().check().unwrap().drift.is_clean());
+}
+
 #[test]
 fn a_file_is_reused_only_for_the_same_tokens_and_the_same_printer() {
     let dir = tempfile::tempdir().unwrap();
@@ -476,6 +517,10 @@ fn a_file_is_reused_only_for_the_same_tokens_and_the_same_printer() {
     fs::write(out.join(path), &marked).unwrap();
     let old = printed.hash(path).unwrap();
     edit_cache_entry(&cache_dir, path, |line| line.replace(&old, &apigen::hash::hex(marked.as_bytes())));
+    // An edited entry is no entry (its seal no longer matches): printed again...
+    assert_eq!(reusing(&api, &build).files()[path], printed.files()[path]);
+    // ...unless sealed again with the key.
+    reseal_cache_entry(&cache_dir);
     assert_eq!(reusing(&api, &build).files()[path], marked);
     // Other tokens (the summary shows in the client): printed again.
     let text = fs::read_to_string(spec.join("pets.yaml")).unwrap();

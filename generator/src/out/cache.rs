@@ -4,12 +4,24 @@
 //! One small file per output directory records the fingerprint of what it was generated
 //! from (the spec's hash, this build of apigen, the crate names and the options), the hash of
 //! the stamp it wrote, and for each Rust file the hash of the header and tokens it was
-//! printed from. With it, `generate` and `check` skip emission when the directory is proven
-//! current, and reuse a printed Rust file whose tokens did not change. Without it (a fresh
-//! clone, CI, a cleared cache) everything is emitted and compared: the cache only ever saves
-//! work, it never decides what the output is.
+//! printed from. With it, `generate` skips emission when the directory is proven current,
+//! and reuses a printed Rust file whose tokens did not change. Without it (a fresh clone, CI,
+//! a cleared cache) everything is emitted and compared: the cache only ever saves work, it
+//! never decides what the output is.
+//!
+//! What `generate` believes of an entry is bounded twice (issue 50):
+//! - an entry is read only under this machine's seal ([`super::seal`]): a forged, edited or
+//!   copied entry is no entry, and everything is printed again;
+//! - it is keyed by what it summarises and only ever compared with hashes of what is on disk,
+//!   taken now: the directory is current only when the stamp on disk hashes to the one the
+//!   entry remembers for this very fingerprint and every file hashes to the stamp's line; a
+//!   file is reused only when its tokens hash to the source it was printed from and its bytes
+//!   on disk hash to what was printed. Any mismatch means "print again", never "current".
+//!
+//! `check` never reads the cache's word at all: it prints every file.
 
 use super::files::replace_file;
+use super::seal::Key;
 use super::stamp;
 use crate::emit::{Options, Output, escape::toml_string};
 use crate::model::Api;
@@ -55,20 +67,34 @@ impl CacheDir {
         Some((dir.join(format!("{}.toml", crate::hash::hex(absolute.as_bytes()))), absolute))
     }
 
-    /// What is remembered of `out`, if anything.
+    /// The key sealing the entries, kept beside the cache directory (`apigen.key` beside
+    /// `apigen/`), made on first use.
+    fn key(&self) -> Option<Key> {
+        let dir = self.0.as_ref()?;
+        let mut name = dir.file_name()?.to_owned();
+        name.push(".key");
+        let path = dir.with_file_name(name);
+        std::fs::create_dir_all(path.parent()?).ok()?;
+        Key::at(&path)
+    }
+
+    /// What is remembered of `out`, if anything: an entry under this machine's seal.
     pub(super) fn read(&self, out: &Path) -> Option<Entry> {
         let (path, absolute) = self.entry_path(out)?;
         let text = crate::input::read_regular_text(&path)?;
+        let text = self.key()?.opened(&text)?;
         // Two directories whose paths hash alike never borrow each other's memory.
-        (stamp::key(&text, "dir")? == absolute).then(|| Entry::parse(&text))
+        (stamp::key(text, "dir")? == absolute).then(|| Entry::parse(text))
     }
 
-    /// Remembers `entry` for `out`; a cache that cannot be written is no failure (it only
-    /// saves work).
+    /// Remembers `entry` for `out`, sealed; a cache that cannot be written is no failure (it
+    /// only saves work).
     pub(super) fn write(&self, out: &Path, entry: &Entry) {
         let Some((path, absolute)) = self.entry_path(out) else { return };
         let Some(dir) = path.parent() else { return };
-        if std::fs::create_dir_all(dir).is_ok() && replace_file(&path, entry.render(&absolute).as_bytes()).is_ok() {
+        let Some(key) = self.key() else { return };
+        let text = key.sealed(&entry.render(&absolute));
+        if std::fs::create_dir_all(dir).is_ok() && replace_file(&path, text.as_bytes()).is_ok() {
             forget_oldest(dir);
         }
     }

@@ -14,6 +14,7 @@
 pub mod cache;
 mod files;
 mod report;
+mod seal;
 pub mod stamp;
 
 pub use cache::{Build, CacheDir};
