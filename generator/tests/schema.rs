@@ -199,6 +199,7 @@ fn every_key_the_loader_accepts_is_in_the_schema_and_no_other() {
         ("/$defs/errors", keys_of::<RawErrors>()),
         ("/$defs/violation_keys", keys_of::<RawViolationKeys>()),
         ("/$defs/auth_scheme", keys_of::<RawAuthScheme>()),
+        ("/$defs/oauth_flow", keys_of::<RawFlow>()),
         ("/$defs/tag", keys_of::<RawTag>()),
         ("/$defs/pagination", keys_of::<RawPagination>()),
         ("/$defs/gap", keys_of::<RawGap>()),

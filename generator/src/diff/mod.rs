@@ -65,7 +65,8 @@ pub mod render;
 
 use crate::diag::Location;
 use crate::model::{
-    Access, Api, Constraints, Enum, Field, Object, Operation, Param, ResponseBody, TypeDef, TypeKind, Union, Usage,
+    Access, Api, Constraints, Enum, Field, Need, Object, Operation, Param, ResponseBody, TypeDef, TypeKind, Union,
+    Usage,
 };
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -270,7 +271,15 @@ fn compare_schemes(old: &Api, new: &Api, out: &mut Vec<Change>) {
     for before in &old.auth_schemes {
         let Some(after) = new.auth_schemes.iter().find(|s| s.name == before.name) else { continue };
         let mut s = sink(&mut *out, format!("auth scheme {}", before.name), &before.origin, &after.origin);
-        if before.kind != after.kind {
+        if before.kind != after.kind && before.kind.is_bearer() && after.kind.is_bearer() {
+            // Bearer, OAuth 2.0 and OpenID Connect tokens all travel in `Authorization`.
+            s.push(
+                "auth-scheme-flows-changed",
+                Class::Safe,
+                Class::Safe,
+                "how a client obtains its token changes (the type, flows, URLs or declared scopes); the token still travels as `Authorization: Bearer`",
+            );
+        } else if before.kind != after.kind {
             s.push(
                 "auth-scheme-changed",
                 Class::Breaking,
@@ -509,19 +518,20 @@ fn operation_error_types(old: &Operation, new: &Operation, s: &mut Sink) {
 
 fn operation_auth(old: &Operation, new: &Operation, s: &mut Sink) {
     if !old.auth.is_public() && !new.auth.is_public() {
-        // Alternatives compared as sets of schemes (`a` and `b` together is one alternative).
-        let sorted = |set: &Vec<String>| {
-            let mut set = set.clone();
-            set.sort();
-            set
-        };
-        let (before, after): (Vec<Vec<String>>, Vec<Vec<String>>) = (
-            old.auth.alternatives().iter().map(sorted).collect(),
-            new.auth.alternatives().iter().map(sorted).collect(),
-        );
-        let words = |set: &Vec<String>| set.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" and ");
-        let removed: Vec<String> = before.iter().filter(|n| !after.contains(n)).map(words).collect();
-        let added: Vec<String> = after.iter().filter(|n| !before.contains(n)).map(words).collect();
+        let (before, after) = (old.auth.alternatives(), new.auth.alternatives());
+        let mut removed = Vec::new();
+        for alternative in before.iter().filter(|alt| !after.iter().any(|other| same_need(alt, other))) {
+            match counterpart(alternative, after, before) {
+                Some(now) => scope_changes(alternative, now, s),
+                None => removed.push(need_words(alternative)),
+            }
+        }
+        let added: Vec<String> = after
+            .iter()
+            .filter(|alt| !before.iter().any(|other| same_need(alt, other)))
+            .filter(|alt| counterpart(alt, before, after).is_none())
+            .map(|alt| need_words(alt))
+            .collect();
         if !removed.is_empty() {
             s.push(
                 "auth-scheme-removed",
@@ -553,6 +563,83 @@ fn operation_auth(old: &Operation, new: &Operation, s: &mut Sink) {
             "the operation becomes public; handlers get no principal (`Anonymous`)",
         ),
         _ => {}
+    }
+}
+
+/// Two alternatives asking the same: the same schemes (in any order), each with the same
+/// scopes (in any order).
+fn same_need(a: &[Need], b: &[Need]) -> bool {
+    let normal = |set: &[Need]| {
+        let mut set: Vec<(String, Vec<String>)> = set
+            .iter()
+            .map(|need| {
+                let mut scopes = need.scopes.clone();
+                scopes.sort();
+                (need.scheme.clone(), scopes)
+            })
+            .collect();
+        set.sort();
+        set
+    };
+    normal(a) == normal(b)
+}
+
+/// The schemes of an alternative, sorted.
+fn scheme_set(set: &[Need]) -> Vec<&str> {
+    let mut names: Vec<&str> = set.iter().map(|need| need.scheme.as_str()).collect();
+    names.sort_unstable();
+    names
+}
+
+/// The one alternative of `others` with the schemes of `alternative` (whose scopes changed),
+/// when neither side has another alternative of those schemes.
+fn counterpart<'a>(alternative: &[Need], others: &'a [Vec<Need>], own: &[Vec<Need>]) -> Option<&'a Vec<Need>> {
+    let schemes = scheme_set(alternative);
+    let mut matching = others.iter().filter(|other| scheme_set(other) == schemes);
+    let only = matching.next().filter(|_| matching.next().is_none())?;
+    (own.iter().filter(|set| scheme_set(set) == schemes).count() == 1).then_some(only)
+}
+
+/// An alternative in words: `` `a` and `b` `` with its scopes (`` `oauth` (scope `x`) ``).
+fn need_words(set: &[Need]) -> String {
+    set.iter().map(Need::describe).collect::<Vec<_>>().join(" and ")
+}
+
+fn quoted(names: &[String]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// The scopes an alternative (the same schemes before and after) requires more or less: a
+/// new one refuses callers whose token lacks it (403); one dropped lets handlers run for
+/// principals lacking it.
+fn scope_changes(before: &[Need], after: &[Need], s: &mut Sink) {
+    for need in after {
+        let old: &[String] = before.iter().find(|b| b.scheme == need.scheme).map_or(&[], |b| &b.scopes);
+        let added: Vec<String> = need.scopes.iter().filter(|scope| !old.contains(scope)).cloned().collect();
+        let dropped: Vec<String> = old.iter().filter(|scope| !need.scopes.contains(scope)).cloned().collect();
+        let scheme = &need.scheme;
+        if !added.is_empty() {
+            s.push(
+                "auth-scope-added",
+                Class::Breaking,
+                Class::Breaking,
+                format!(
+                    "the operation requires {} of `{scheme}`; callers whose credentials lack it get 403, and the service's `Authenticator::grants` must grant it",
+                    quoted(&added)
+                ),
+            );
+        }
+        if !dropped.is_empty() {
+            s.push(
+                "auth-scope-removed",
+                Class::Safe,
+                Class::Breaking,
+                format!(
+                    "the operation no longer requires {} of `{scheme}`; handlers run for principals lacking it",
+                    quoted(&dropped)
+                ),
+            );
+        }
     }
 }
 

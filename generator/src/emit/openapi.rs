@@ -1,7 +1,8 @@
 //! `openapi.json`: the spec as an OpenAPI 3.1 document, for tools and other languages.
 //!
 //! Every operation (operationId = the operation's name) with its parameters, body, success
-//! response and failures; every type as a component schema; the bearer security scheme; and
+//! response and failures; every type as a component schema; the security schemes (OAuth 2.0 flows with their scopes)
+//! and each operation's requirements with the scopes they name; and
 //! every gap as an `x-gap` extension (the gap ids) on what it concerns, with each gap's text
 //! and decision under `x-gaps` at the root. Keys come in a fixed order chosen for reading, so the bytes never vary.
 //!
@@ -11,11 +12,26 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, ParamIn, ParamWire,
-    Presence, ResponseBody, SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
+    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, OAuthFlow, Operation, PageStyle, Param, ParamIn,
+    ParamWire, Presence, ResponseBody, SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
+
+/// An OAuth Flow Object: its URLs and its scopes with what each allows.
+fn oauth_flow(flow: &OAuthFlow) -> Value {
+    let urls = [
+        ("authorizationUrl", &flow.authorization_url),
+        ("deviceAuthorizationUrl", &flow.device_authorization_url),
+        ("tokenUrl", &flow.token_url),
+        ("refreshUrl", &flow.refresh_url),
+    ];
+    let mut out: Vec<(&str, Value)> =
+        urls.into_iter().filter_map(|(key, url)| url.as_ref().map(|url| (key, json!(url)))).collect();
+    let scopes = flow.scopes.iter().map(|(scope, what)| (scope.clone(), json!(what)));
+    out.push(("scopes", Value::Object(scopes.collect())));
+    object(out)
+}
 
 /// Adds `openapi.json` to `output`.
 pub fn emit(api: &Api, options: &super::Options) -> String {
@@ -295,6 +311,13 @@ impl Document<'_> {
                     json!({"type": "apiKey", "in": location.as_str(), "name": name, "description": description})
                 }
                 SchemeKind::Http { scheme } => json!({"type": "http", "scheme": scheme, "description": description}),
+                SchemeKind::OAuth2 { flows } => {
+                    let flows = flows.iter().map(|flow| (flow.grant.openapi_name().to_owned(), oauth_flow(flow)));
+                    json!({"type": "oauth2", "description": description, "flows": Value::Object(flows.collect())})
+                }
+                SchemeKind::OpenIdConnect { url } => {
+                    json!({"type": "openIdConnect", "description": description, "openIdConnectUrl": url})
+                }
             };
             (scheme.name.clone(), value)
         });
@@ -313,14 +336,17 @@ impl Document<'_> {
     fn operation_security(&self, op: &Operation) -> Option<Value> {
         match &op.auth {
             Auth::None => Some(json!([])),
-            Auth::Any(alternatives) if matches!(alternatives.as_slice(), [set] if set.len() == 1 && self.api.auth_schemes.first().is_some_and(|s| s.name == set[0])) => {
+            Auth::Any(alternatives) if matches!(alternatives.as_slice(), [need] if need.len() == 1 && need[0].scopes.is_empty() && self.api.auth_schemes.first().is_some_and(|s| s.name == need[0].scheme)) => {
                 None
             }
-            // Each alternative is one requirement object naming every scheme of it.
+            // Each alternative is one requirement object naming every scheme of it, with the
+            // scopes it requires.
             Auth::Any(alternatives) => Some(Value::Array(
                 alternatives
                     .iter()
-                    .map(|set| Value::Object(set.iter().map(|s| (s.clone(), json!([]))).collect()))
+                    .map(|set| {
+                        Value::Object(set.iter().map(|need| (need.scheme.clone(), json!(need.scopes))).collect())
+                    })
                     .collect(),
             )),
         }

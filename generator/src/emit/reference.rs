@@ -5,7 +5,7 @@
 
 use super::escape::{flat, table_cell};
 use super::text::describe_constraints;
-use crate::model::{Access, Api, Field, Operation, Presence, ResponseBody, Server, TypeDef, TypeKind, TypeRef};
+use crate::model::{Access, Api, Field, Need, Operation, Presence, ResponseBody, Server, TypeDef, TypeKind, TypeRef};
 use serde::Serialize;
 
 /// Adds `REFERENCE.md` to `output`.
@@ -293,13 +293,25 @@ fn param_view(p: &crate::model::Param) -> ParamView {
 /// The schemes an operation accepts, when the API has several.
 fn credentials(api: &Api, op: &Operation) -> String {
     if api.auth_schemes.len() > 1 && !op.auth.is_public() {
-        let together = |set: &Vec<String>| {
-            set.iter().map(|s| format!("`{s}` ({})", api.scheme(s).kind.describe())).collect::<Vec<_>>().join(" and ")
+        let together = |set: &Vec<Need>| {
+            set.iter()
+                .map(|need| format!("`{}` ({}){}", need.scheme, api.scheme(&need.scheme).kind.describe(), scopes(need)))
+                .collect::<Vec<_>>()
+                .join(" and ")
         };
         op.auth.alternatives().iter().map(together).collect::<Vec<_>>().join(" or ")
     } else {
         String::new()
     }
+}
+
+/// The scopes a scheme of an alternative requires, in words (` with scopes `a`, `b``).
+fn scopes(need: &Need) -> String {
+    if need.scopes.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = need.scopes.iter().map(|scope| format!("`{scope}`")).collect();
+    format!(" with {} {}", if listed.len() == 1 { "scope" } else { "scopes" }, listed.join(", "))
 }
 
 /// How a list pages, when not by the standard envelope.

@@ -347,7 +347,10 @@ pub fn schemes_const(api: &Api) -> TokenStream {
     let schemes = api.auth_schemes.iter().map(|scheme| {
         let name = &scheme.name;
         let kind = match &scheme.kind {
-            SchemeKind::Bearer => quote!(::apigen_runtime::codegen::SchemeKind::Bearer),
+            // OAuth 2.0 and OpenID Connect tokens travel as bearer tokens: the runtime needs no more.
+            SchemeKind::Bearer | SchemeKind::OAuth2 { .. } | SchemeKind::OpenIdConnect { .. } => {
+                quote!(::apigen_runtime::codegen::SchemeKind::Bearer)
+            }
             SchemeKind::Basic => quote!(::apigen_runtime::codegen::SchemeKind::Basic),
             SchemeKind::ApiKey { location, name } => {
                 let location = match location {

@@ -144,8 +144,9 @@ pub struct RawViolationKeys {
 #[derive(Debug, Deserialize)]
 pub struct RawAuthScheme {
     /// `bearer` (`Authorization: Bearer <token>`), `basic` (`Authorization: Basic ..`),
-    /// `api-key` (a key in a header, the query or a cookie) or `http` (`Authorization: <scheme>
-    /// ..`, which the client leaves to its signer).
+    /// `api-key` (a key in a header, the query or a cookie), `http` (`Authorization: <scheme>
+    /// ..`, which the client leaves to its signer), `oauth2` or `openid-connect` (bearer tokens
+    /// an authorization server issues).
     #[serde(rename = "type")]
     pub ty: String,
     /// Where an `api-key` travels: `header`, `query` or `cookie`.
@@ -158,6 +159,27 @@ pub struct RawAuthScheme {
     pub scheme: Option<String>,
     /// What the credential is and where a caller gets one.
     pub description: Option<String>,
+    /// The flows of an `oauth2` scheme, by grant (`client_credentials`, `authorization_code`,
+    /// `password`, `implicit`, `device_code`).
+    pub flows: Option<IndexMap<String, RawFlow>>,
+    /// The OpenID Connect discovery document of an `openid-connect` scheme.
+    pub url: Option<String>,
+}
+
+/// `api.auth.<name>.flows.<grant>:` how a client obtains a token of an `oauth2` scheme.
+#[derive(Debug, Deserialize)]
+pub struct RawFlow {
+    /// Where the user authorizes the client (`authorization_code`, `implicit`).
+    pub authorization_url: Option<String>,
+    /// Where the client asks for a device code (`device_code`).
+    pub device_authorization_url: Option<String>,
+    /// Where the client gets a token (every grant but `implicit`).
+    pub token_url: Option<String>,
+    /// Where the client refreshes a token.
+    pub refresh_url: Option<String>,
+    /// The scopes a token of this flow may carry: name to what it allows.
+    #[serde(default)]
+    pub scopes: IndexMap<String, String>,
 }
 
 /// `tags.<name>:` a group of operations.
@@ -573,17 +595,61 @@ impl<'de> Deserialize<'de> for RawMediaTypes {
     }
 }
 
-/// `auth:` of an operation: one scheme's name (or `none`), or a list of alternatives, each a
-/// scheme's name or a list of the names a request carries together (`[[appKey, appToken]]`).
+/// `auth:` of an operation: one scheme's name (or `none`), one requirement with scopes
+/// (`{oauth: [pets:write]}`), or a list of alternatives, each a scheme's name, a list of the
+/// names a request carries together (`[[appKey, appToken]]`), or a requirement with scopes.
 #[derive(Debug)]
-pub struct RawAuth(pub Vec<Vec<String>>);
+pub struct RawAuth(pub Vec<Vec<RawNeed>>);
 
-/// One alternative of `auth:`: a name, or the names carried together.
+/// One scheme of an alternative of `auth:`, with the scopes it requires (none by name alone).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawNeed {
+    /// The scheme, by its name in `api.auth`.
+    pub scheme: String,
+    /// The scopes (OAuth 2.0 scopes, or roles) its credential must be granted.
+    pub scopes: Vec<String>,
+}
+
+impl RawNeed {
+    fn named(scheme: String) -> Self {
+        RawNeed { scheme, scopes: Vec::new() }
+    }
+}
+
+/// One alternative of `auth:`: a name, the names carried together, or schemes with scopes.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
 enum RawAlternative {
     One(String),
     Together(Vec<String>),
+    Scoped(IndexMap<String, RawScopes>),
+}
+
+/// The scopes of a scheme in `auth:`: one, or a list.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum RawScopes {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl RawAlternative {
+    fn needs(self) -> Vec<RawNeed> {
+        match self {
+            RawAlternative::One(name) => vec![RawNeed::named(name)],
+            RawAlternative::Together(names) => names.into_iter().map(RawNeed::named).collect(),
+            RawAlternative::Scoped(schemes) => schemes
+                .into_iter()
+                .map(|(scheme, scopes)| {
+                    let scopes = match scopes {
+                        RawScopes::One(scope) => vec![scope],
+                        RawScopes::Many(scopes) => scopes,
+                    };
+                    RawNeed { scheme, scopes }
+                })
+                .collect(),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for RawAuth {
@@ -592,18 +658,21 @@ impl<'de> Deserialize<'de> for RawAuth {
         impl<'de> Visitor<'de> for AuthVisitor {
             type Value = RawAuth;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("the name of an auth scheme, `none`, or a list of alternatives (names, or lists of names)")
+                f.write_str(
+                    "the name of an auth scheme, `none`, schemes with their scopes, or a list of alternatives (names, lists of names, or schemes with their scopes)",
+                )
             }
             fn visit_str<E: de::Error>(self, name: &str) -> Result<RawAuth, E> {
-                Ok(RawAuth(vec![vec![name.to_owned()]]))
+                Ok(RawAuth(vec![vec![RawNeed::named(name.to_owned())]]))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawAuth, A::Error> {
+                let schemes = IndexMap::<String, RawScopes>::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(RawAuth(vec![RawAlternative::Scoped(schemes).needs()]))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawAuth, A::Error> {
                 let mut alternatives = Vec::new();
                 while let Some(alternative) = seq.next_element::<RawAlternative>()? {
-                    alternatives.push(match alternative {
-                        RawAlternative::One(name) => vec![name],
-                        RawAlternative::Together(names) => names,
-                    });
+                    alternatives.push(alternative.needs());
                 }
                 Ok(RawAuth(alternatives))
             }

@@ -1,15 +1,17 @@
 //! Auth: the schemes a spec declares and what each operation requires.
 //!
 //! `api.auth` names schemes: `bearer` (`Authorization: Bearer <token>`), `basic`
-//! (`Authorization: Basic ..`) and `api-key` (a key in a header, the query or a cookie, under
-//! `name`). An operation's `auth:` picks one by name, a list of alternatives (the request
-//! carries any one), or `none` for a public operation, and defaults to the first scheme. A
-//! spec without `api.auth` has one bearer scheme, named `bearer`.
+//! (`Authorization: Basic ..`), `api-key` (a key in a header, the query or a cookie, under
+//! `name`), `http` (`Authorization: <scheme> ..`, left to the client's signer), `oauth2` (its
+//! `flows`, see [`super::oauth`]) and `openid-connect` (its discovery `url`). An operation's
+//! `auth:` picks one by name, one with scopes (`{oauth: [write]}`), a list of alternatives
+//! (the request carries any one), or `none` for a public operation, and defaults to the first
+//! scheme. A spec without `api.auth` has one bearer scheme, named `bearer`.
 
 use crate::diag::{Diagnostics, Location};
-use crate::load::raw::{RawAuth, RawAuthScheme};
+use crate::load::raw::{RawAuth, RawAuthScheme, RawNeed};
 use crate::model::names::{Case, sanitize};
-use crate::model::{Auth, AuthScheme, ParamIn, SchemeKind};
+use crate::model::{Auth, AuthScheme, Need, ParamIn, SchemeKind};
 use indexmap::IndexMap;
 
 /// The name an operation's `auth:` uses for a public operation.
@@ -43,8 +45,15 @@ pub fn lower_schemes(
                 .hint("rename the scheme");
             continue;
         }
+        let below = |keys: &[&str]| at(&[&[name.as_str()], keys].concat());
         let at = |key: &str| at(&[name, key]);
-        let Some(kind) = scheme_kind(scheme, &at, diags) else { continue };
+        misplaced_keys(scheme, &at, diags);
+        let kind = match scheme.ty.as_str() {
+            "oauth2" => super::oauth::lower_flows(scheme.flows.as_ref(), &below, diags)
+                .map(|flows| SchemeKind::OAuth2 { flows }),
+            _ => scheme_kind(scheme, &at, diags),
+        };
+        let Some(kind) = kind else { continue };
         let rust = sanitize(name, Case::Snake);
         if let Some(other) = schemes.iter().find(|s: &&AuthScheme| s.rust == rust) {
             diags
@@ -58,7 +67,32 @@ pub fn lower_schemes(
     schemes
 }
 
-/// What a scheme's `type`, `in` and `name` say, checked together.
+/// The keys of one type of scheme on a scheme of another (`flows` on an `api-key`, `scheme`
+/// on anything but `http`).
+fn misplaced_keys(scheme: &RawAuthScheme, at: &impl Fn(&str) -> Location, diags: &mut Diagnostics) {
+    let owned = [
+        ("in", scheme.location.is_some(), "api-key"),
+        ("name", scheme.name.is_some(), "api-key"),
+        ("flows", scheme.flows.is_some(), "oauth2"),
+        ("url", scheme.url.is_some(), "openid-connect"),
+    ];
+    for (key, _, owner) in owned.iter().filter(|(_, set, owner)| *set && *owner != scheme.ty) {
+        // An `api-key`'s keys on a bearer, basic or http scheme have a hint of their own below.
+        if *owner != "api-key" || !matches!(scheme.ty.as_str(), "bearer" | "basic" | "http") {
+            diags
+                .error(at(key), format!("`{key}` belongs to `{owner}` schemes"))
+                .hint(format!("remove it, or make the scheme `type: {owner}`"));
+        }
+    }
+    if scheme.ty != "http" && scheme.scheme.is_some() {
+        diags
+            .error(at("scheme"), "`scheme` belongs to `http` schemes")
+            .hint("an `http` scheme names the auth-scheme `Authorization` starts with (`scheme: Digest`)");
+    }
+}
+
+/// What a scheme's `type`, `in`, `name` and `url` say, checked together (an `oauth2`
+/// scheme's flows are [`super::oauth`]'s).
 fn scheme_kind(scheme: &RawAuthScheme, at: &impl Fn(&str) -> Location, diags: &mut Diagnostics) -> Option<SchemeKind> {
     let api_key_only = |diags: &mut Diagnostics, why: &str| {
         for (key, value) in [("in", &scheme.location), ("name", &scheme.name)] {
@@ -67,12 +101,16 @@ fn scheme_kind(scheme: &RawAuthScheme, at: &impl Fn(&str) -> Location, diags: &m
             }
         }
     };
-    if scheme.ty != "http" && scheme.scheme.is_some() {
-        diags
-            .error(at("scheme"), "`scheme` belongs to `http` schemes")
-            .hint("an `http` scheme names the auth-scheme `Authorization` starts with (`scheme: Digest`)");
-    }
     match scheme.ty.as_str() {
+        "openid-connect" => match scheme.url.as_deref().map(str::trim) {
+            Some(url) if !url.is_empty() => Some(SchemeKind::OpenIdConnect { url: url.to_owned() }),
+            _ => {
+                diags
+                    .error(at("type"), "an `openid-connect` scheme needs `url`")
+                    .hint("give its discovery document (`https://../.well-known/openid-configuration`)");
+                None
+            }
+        },
         "bearer" => {
             api_key_only(diags, "a bearer token always travels in `Authorization: Bearer <token>`");
             Some(SchemeKind::Bearer)
@@ -118,7 +156,7 @@ fn scheme_kind(scheme: &RawAuthScheme, at: &impl Fn(&str) -> Location, diags: &m
         other => {
             diags
                 .error(at("type"), format!("`{other}` is not an auth scheme type"))
-                .hint("use `bearer`, `basic`, `api-key` or `http`");
+                .hint("use `bearer`, `basic`, `api-key`, `http`, `oauth2` or `openid-connect`");
             None
         }
     }
@@ -159,13 +197,15 @@ fn is_token(name: &str) -> bool {
 pub fn resolve(
     raw: Option<&RawAuth>,
     schemes: &[AuthScheme],
-    at: impl FnOnce() -> Location,
+    at: impl Fn() -> Location,
     diags: &mut Diagnostics,
 ) -> Option<Auth> {
     let Some(RawAuth(alternatives)) = raw else {
-        return Some(schemes.first().map_or(Auth::None, |s| Auth::Any(vec![vec![s.name.clone()]])));
+        let first = schemes.first().map(|s| Need { scheme: s.name.clone(), scopes: Vec::new() });
+        return Some(first.map_or(Auth::None, |need| Auth::Any(vec![vec![need]])));
     };
-    let names: Vec<&String> = alternatives.iter().flatten().collect();
+    let names: Vec<&String> = alternatives.iter().flatten().map(|need| &need.scheme).collect();
+    let public = |set: &[RawNeed]| matches!(set, [only] if only.scheme == PUBLIC && only.scopes.is_empty());
     match alternatives.as_slice() {
         [] => {
             diags
@@ -173,7 +213,7 @@ pub fn resolve(
                 .hint(format!("name a scheme, or `{PUBLIC}` for a public operation"));
             None
         }
-        [only] if only.len() == 1 && only[0] == PUBLIC => Some(Auth::None),
+        [only] if public(only) => Some(Auth::None),
         _ if names.iter().any(|n| *n == PUBLIC) => {
             diags
                 .error(at(), format!("`{PUBLIC}` cannot be one of several alternatives"))
@@ -186,30 +226,44 @@ pub fn resolve(
                 .hint("list the schemes a request carries together");
             None
         }
-        _ => {
-            let unknown = names.iter().find(|n| !schemes.iter().any(|s| &&s.name == *n));
-            let repeated_in_set =
-                alternatives.iter().find_map(|set| set.iter().enumerate().find(|(i, n)| set[..*i].contains(n)));
-            let repeated_set = alternatives.iter().enumerate().find(|(i, set)| alternatives[..*i].contains(set));
-            if let Some(name) = unknown {
-                let known: Vec<&str> = schemes.iter().map(|s| s.name.as_str()).chain(std::iter::once(PUBLIC)).collect();
-                diags
-                    .error(at(), format!("`{name}` is not an auth scheme of `api.auth`"))
-                    .hint(format!("use one of: {}", known.join(", ")));
-                None
-            } else if let Some((_, name)) = repeated_in_set {
-                diags
-                    .error(at(), format!("`auth` lists `{name}` twice in one alternative"))
-                    .hint("list each scheme once");
-                None
-            } else if let Some((_, set)) = repeated_set {
-                diags
-                    .error(at(), format!("`auth` lists the alternative {} twice", set.join(" and ")))
-                    .hint("list each alternative once");
-                None
-            } else {
-                Some(Auth::Any(alternatives.clone()))
-            }
-        }
+        _ => resolve_alternatives(alternatives, &names, schemes, &at, diags),
+    }
+}
+
+/// Alternatives naming schemes (none `none`, none empty), checked: each scheme declared and
+/// listed once in its alternative, each alternative once, each scope declared.
+fn resolve_alternatives(
+    alternatives: &[Vec<RawNeed>],
+    names: &[&String],
+    schemes: &[AuthScheme],
+    at: &impl Fn() -> Location,
+    diags: &mut Diagnostics,
+) -> Option<Auth> {
+    let unknown = names.iter().find(|n| !schemes.iter().any(|s| &&s.name == *n));
+    let repeated_in_set = alternatives
+        .iter()
+        .find_map(|set| set.iter().enumerate().find(|(i, n)| set[..*i].iter().any(|m| m.scheme == n.scheme)));
+    let repeated_set = alternatives.iter().enumerate().find(|(i, set)| alternatives[..*i].contains(set));
+    if let Some(name) = unknown {
+        let known: Vec<&str> = schemes.iter().map(|s| s.name.as_str()).chain(std::iter::once(PUBLIC)).collect();
+        diags
+            .error(at(), format!("`{name}` is not an auth scheme of `api.auth`"))
+            .hint(format!("use one of: {}", known.join(", ")));
+        None
+    } else if let Some((_, need)) = repeated_in_set {
+        diags
+            .error(at(), format!("`auth` lists `{}` twice in one alternative", need.scheme))
+            .hint("list each scheme once");
+        None
+    } else if let Some((_, set)) = repeated_set {
+        let words: Vec<&str> = set.iter().map(|need| need.scheme.as_str()).collect();
+        diags
+            .error(at(), format!("`auth` lists the alternative {} twice", words.join(" and ")))
+            .hint("list each alternative once");
+        None
+    } else {
+        let resolved: Vec<Option<Vec<Need>>> =
+            alternatives.iter().map(|set| super::oauth::resolve_needs(set, schemes, at, diags)).collect();
+        resolved.into_iter().collect::<Option<Vec<_>>>().map(Auth::Any)
     }
 }

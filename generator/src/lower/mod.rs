@@ -21,6 +21,7 @@ mod checks;
 mod finite;
 mod graph;
 mod head;
+mod oauth;
 mod operations;
 mod params;
 mod routes;

@@ -1039,13 +1039,107 @@ pub enum SchemeKind {
         /// The auth-scheme, as the spec writes it.
         scheme: String,
     },
+    /// OAuth 2.0: a bearer token an authorization server issues through these flows, in the
+    /// spec's order.
+    OAuth2 {
+        /// How a client obtains a token, one flow per grant.
+        flows: Vec<OAuthFlow>,
+    },
+    /// OpenID Connect: a bearer token of the provider its discovery document describes.
+    OpenIdConnect {
+        /// The discovery document (`.../.well-known/openid-configuration`).
+        url: String,
+    },
+}
+
+/// How a client of an `oauth2` scheme obtains a token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthFlow {
+    /// The grant.
+    pub grant: Grant,
+    /// Where the user authorizes the client (authorization code, implicit).
+    pub authorization_url: Option<String>,
+    /// Where the client asks for a device code (device code).
+    pub device_authorization_url: Option<String>,
+    /// Where the client gets a token (every grant but implicit).
+    pub token_url: Option<String>,
+    /// Where the client refreshes a token.
+    pub refresh_url: Option<String>,
+    /// The scopes a token may carry, each with what it allows, in the spec's order.
+    pub scopes: Vec<(String, String)>,
+}
+
+/// An OAuth 2.0 grant: how a flow obtains its token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Grant {
+    /// `client_credentials` (OpenAPI `clientCredentials`).
+    ClientCredentials,
+    /// `authorization_code` (OpenAPI `authorizationCode`).
+    AuthorizationCode,
+    /// `password`.
+    Password,
+    /// `implicit`.
+    Implicit,
+    /// `device_code` (RFC 8628; OpenAPI 3.2 `deviceAuthorization`).
+    DeviceCode,
+}
+
+impl Grant {
+    /// Every grant, in the order the spec format lists them.
+    pub const ALL: [Grant; 5] =
+        [Grant::ClientCredentials, Grant::AuthorizationCode, Grant::Password, Grant::Implicit, Grant::DeviceCode];
+
+    /// Its key under `flows:` in the spec.
+    pub fn spec_name(self) -> &'static str {
+        match self {
+            Grant::ClientCredentials => "client_credentials",
+            Grant::AuthorizationCode => "authorization_code",
+            Grant::Password => "password",
+            Grant::Implicit => "implicit",
+            Grant::DeviceCode => "device_code",
+        }
+    }
+
+    /// Its key under `flows` in OpenAPI: an extension for the device grant, which OpenAPI
+    /// 3.1 cannot say (3.2's `deviceAuthorization` is read too).
+    pub fn openapi_name(self) -> &'static str {
+        match self {
+            Grant::ClientCredentials => "clientCredentials",
+            Grant::AuthorizationCode => "authorizationCode",
+            Grant::Password => "password",
+            Grant::Implicit => "implicit",
+            Grant::DeviceCode => "x-deviceAuthorization",
+        }
+    }
 }
 
 impl SchemeKind {
+    /// Whether the credential is a bearer token in `Authorization` (OAuth 2.0 and OpenID
+    /// Connect tokens are).
+    pub fn is_bearer(&self) -> bool {
+        matches!(self, SchemeKind::Bearer | SchemeKind::OAuth2 { .. } | SchemeKind::OpenIdConnect { .. })
+    }
+
+    /// The scopes an operation may require of this scheme, when the spec declares them (an
+    /// `oauth2` scheme's, over its flows, each once); `None` when any name may be required
+    /// (roles of other schemes, an OpenID Connect provider's scopes).
+    pub fn declared_scopes(&self) -> Option<Vec<&str>> {
+        let SchemeKind::OAuth2 { flows } = self else { return None };
+        let mut scopes: Vec<&str> = Vec::new();
+        for (scope, _) in flows.iter().flat_map(|flow| &flow.scopes) {
+            if !scopes.contains(&scope.as_str()) {
+                scopes.push(scope);
+            }
+        }
+        Some(scopes)
+    }
+
     /// How a caller presents the credential, in words (`the header `X-API-Key``).
     pub fn describe(&self) -> String {
         match self {
-            SchemeKind::Bearer => "`Authorization: Bearer <token>`".to_owned(),
+            SchemeKind::Bearer | SchemeKind::OAuth2 { .. } | SchemeKind::OpenIdConnect { .. } => {
+                "`Authorization: Bearer <token>`".to_owned()
+            }
             SchemeKind::Basic => "`Authorization: Basic <credentials>`".to_owned(),
             SchemeKind::ApiKey { location, name } => format!(
                 "the {} `{name}`",
@@ -1068,8 +1162,33 @@ pub enum Auth {
     /// The credentials of any one of these alternatives, each the schemes (by name) a request
     /// carries together: one, usually; several when the API asks for two keys at once
     /// (OpenAPI's security requirement of several schemes). In the spec's order: the first a
-    /// request carries whole is checked by the service's authenticator.
-    Any(Vec<Vec<String>>),
+    /// request carries whole is checked by the service's authenticator. Each scheme may
+    /// require scopes.
+    Any(Vec<Vec<Need>>),
+}
+
+/// One scheme of an alternative an operation accepts, with the scopes its credential must
+/// be granted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Need {
+    /// The scheme, by its name in the spec.
+    pub scheme: String,
+    /// The scopes (OAuth 2.0 scopes, or roles), in the spec's order; often none.
+    pub scopes: Vec<String>,
+}
+
+impl Need {
+    /// The scheme and its scopes in words: `` `vault` `` or `` `vault` (scopes `a`, `b`) ``.
+    pub fn describe(&self) -> String {
+        match self.scopes.as_slice() {
+            [] => format!("`{}`", self.scheme),
+            [one] => format!("`{}` (scope `{one}`)", self.scheme),
+            scopes => {
+                let listed: Vec<String> = scopes.iter().map(|scope| format!("`{scope}`")).collect();
+                format!("`{}` (scopes {})", self.scheme, listed.join(", "))
+            }
+        }
+    }
 }
 
 impl Auth {
@@ -1079,7 +1198,7 @@ impl Auth {
     }
 
     /// The alternatives accepted; empty when public.
-    pub fn alternatives(&self) -> &[Vec<String>] {
+    pub fn alternatives(&self) -> &[Vec<Need>] {
         match self {
             Auth::None => &[],
             Auth::Any(alternatives) => alternatives,
@@ -1089,7 +1208,7 @@ impl Auth {
     /// Every scheme an alternative names, each once, in order; empty when public.
     pub fn schemes(&self) -> Vec<&String> {
         let mut schemes: Vec<&String> = Vec::new();
-        for scheme in self.alternatives().iter().flatten() {
+        for scheme in self.alternatives().iter().flatten().map(|need| &need.scheme) {
             if !schemes.contains(&scheme) {
                 schemes.push(scheme);
             }
@@ -1097,14 +1216,19 @@ impl Auth {
         schemes
     }
 
-    /// The alternatives in words: `` `a` and `b` or `c` ``.
+    /// The alternatives in words, with their scopes: `` `a` and `b` or `c` (scope `x`) ``.
     pub fn describe(&self) -> String {
         let alternatives: Vec<String> = self
             .alternatives()
             .iter()
-            .map(|set| set.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" and "))
+            .map(|set| set.iter().map(Need::describe).collect::<Vec<_>>().join(" and "))
             .collect();
         alternatives.join(" or ")
+    }
+
+    /// Whether an alternative requires a scope.
+    pub fn has_scopes(&self) -> bool {
+        self.alternatives().iter().flatten().any(|need| !need.scopes.is_empty())
     }
 }
 

@@ -1,10 +1,12 @@
-//! Authentication: the service's [`Authenticator`] and how the router finds the credentials it
-//! is handed, for the schemes an operation accepts ([`Scheme`]).
+//! Authentication: the service's [`Authenticator`], how the router finds the credentials it
+//! is handed, for the schemes an operation accepts ([`Scheme`]), and the scopes an operation
+//! requires of them (OAuth 2.0 scopes, or roles for other schemes).
 
 use super::ApiError;
 use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response;
 use std::borrow::Cow;
 use std::future::Future;
 
@@ -25,6 +27,19 @@ pub trait Authenticator: Send + Sync + 'static {
         &self,
         credential: Credential<'_>,
     ) -> impl Future<Output = Result<Self::Principal, ApiError>> + Send;
+
+    /// Whether `principal` was granted `scope` (an OAuth 2.0 scope, or a role the spec names
+    /// for another scheme). The router asks it for every scope an operation's requirement
+    /// lists, after [`authenticate`](Self::authenticate) and before the handler, and refuses a
+    /// principal lacking one with 403 and `WWW-Authenticate: Bearer
+    /// error="insufficient_scope"`. It is synchronous: the scopes come with the credential, so
+    /// `authenticate` keeps them in the principal (a token's `scope` claim, an introspection's
+    /// answer). The default grants none, so an operation requiring scopes is refused until the
+    /// service says which its principals hold; operations requiring none never ask.
+    fn grants(&self, principal: &Self::Principal, scope: &str) -> bool {
+        let _ = (principal, scope);
+        false
+    }
 }
 
 /// What a generated `Service` asks of a group of operations that its build leaves out (the
@@ -56,27 +71,103 @@ impl Found<'_> {
     }
 }
 
-/// Authenticates a request to an operation accepting `alternatives` (at least one): the
-/// credentials of the first alternative the request carries whole go to the service, one by
-/// one, and the principal of the first is kept; none gives 401 naming what to send, with a
-/// `WWW-Authenticate` challenge for each scheme that has one.
+/// Why the router refuses a request before its handler: the credentials (401, or whatever
+/// the authenticator answered), or the scopes the chosen credentials lack (403).
+pub(crate) enum Refusal {
+    /// Missing or refused credentials.
+    Credentials(ApiError),
+    /// Accepted credentials lacking scopes: the alternative's required scopes, and the
+    /// missing ones among them.
+    Scopes { required: Vec<&'static str>, missing: Vec<&'static str> },
+}
+
+/// Authenticates a request to an operation accepting `alternatives` (at least one), which
+/// require `scopes` (`scopes[i][j]` of scheme `j` of alternative `i`; empty when none does):
+/// each alternative the request carries whole, in order, has its credentials handed to the
+/// service, one by one, and the first whose principals hold every scope it requires passes,
+/// with the principal of its first credential. None carried gives 401 naming what to send
+/// (with a `WWW-Authenticate` challenge for each scheme that has one); a refusal of the
+/// authenticator is answered as it is; carried alternatives all lacking scopes give 403 for
+/// the first of them.
 pub(crate) async fn authenticate<S: Authenticator>(
     service: &S,
     parts: &Parts,
     alternatives: &'static [&'static [Scheme]],
-) -> Result<S::Principal, ApiError> {
+    scopes: &'static [&'static [&'static [&'static str]]],
+) -> Result<S::Principal, Refusal> {
     // Found twice (to choose the alternative, then to hand over), which costs less than a
     // list of what was found on every request.
-    let carried = alternatives.iter().find(|set| set.iter().all(|scheme| find(parts, scheme).is_some()));
-    let Some(set) = carried else {
-        return Err(missing(parts, alternatives));
-    };
-    let mut principal = None;
-    for found in set.iter().filter_map(|scheme| find(parts, scheme)) {
-        let accepted = service.authenticate(found.credential()).await?;
-        principal.get_or_insert(accepted);
+    let mut accepted: Vec<(&'static str, S::Principal)> = Vec::new();
+    let mut refusal = None;
+    let carried = alternatives.iter().enumerate().filter(|(_, set)| set.iter().all(|s| find(parts, s).is_some()));
+    for (index, set) in carried {
+        let mut principals = Vec::with_capacity(set.len());
+        for found in set.iter().filter_map(|scheme| find(parts, scheme)) {
+            principals.push(accept(service, found, &mut accepted).await.map_err(Refusal::Credentials)?);
+        }
+        let required = scopes.get(index).copied().unwrap_or_default();
+        let lacking = missing_scopes(service, &principals, required);
+        if lacking.is_empty() {
+            let first = principals.into_iter().next();
+            return first.ok_or_else(|| Refusal::Credentials(missing(parts, alternatives)));
+        }
+        let required = required.iter().flat_map(|scopes| scopes.iter().copied()).collect();
+        refusal.get_or_insert(Refusal::Scopes { required, missing: lacking });
     }
-    principal.ok_or_else(|| missing(parts, alternatives))
+    Err(refusal.unwrap_or_else(|| Refusal::Credentials(missing(parts, alternatives))))
+}
+
+/// The principal of a credential, asked of the service once per scheme a request presents
+/// (two alternatives naming one scheme with different scopes share its answer).
+async fn accept<S: Authenticator>(
+    service: &S,
+    found: Found<'_>,
+    accepted: &mut Vec<(&'static str, S::Principal)>,
+) -> Result<S::Principal, ApiError> {
+    if let Some((_, principal)) = accepted.iter().find(|(scheme, _)| *scheme == found.scheme) {
+        return Ok(principal.clone());
+    }
+    let principal = service.authenticate(found.credential()).await?;
+    accepted.push((found.scheme, principal.clone()));
+    Ok(principal)
+}
+
+/// The scopes of `required` (per credential of an alternative) that the principal of that
+/// credential was not granted, each once, in the spec's order.
+fn missing_scopes<S: Authenticator>(
+    service: &S,
+    principals: &[S::Principal],
+    required: &[&'static [&'static str]],
+) -> Vec<&'static str> {
+    let mut missing: Vec<&'static str> = Vec::new();
+    for (principal, scopes) in principals.iter().zip(required) {
+        for scope in scopes.iter().filter(|scope| !service.grants(principal, scope)) {
+            if !missing.contains(scope) {
+                missing.push(scope);
+            }
+        }
+    }
+    missing
+}
+
+/// The 403 for accepted credentials lacking scopes, in the API's error body, naming the
+/// missing scopes, with RFC 6750's challenge: `Bearer error="insufficient_scope",
+/// scope="<every scope the alternative requires>"` (the scope a new token must carry, as
+/// §3 defines the attribute).
+pub(crate) fn insufficient_scope(
+    required: &[&str],
+    missing: &[&str],
+    errors: &'static crate::error::ErrorShape,
+) -> Response {
+    let listed: Vec<String> = missing.iter().map(|scope| format!("`{scope}`")).collect();
+    let noun = if missing.len() == 1 { "scope" } else { "scopes" };
+    let message = format!("the credentials are not granted the {noun} this operation requires: {}", listed.join(", "));
+    let mut response = ApiError::new(StatusCode::FORBIDDEN, message).into_response_with(errors);
+    let challenge = format!("Bearer error=\"insufficient_scope\", scope=\"{}\"", required.join(" "));
+    if let Ok(value) = HeaderValue::from_str(&challenge) {
+        response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+    }
+    response
 }
 
 /// Every scheme the alternatives name, each once, in order.

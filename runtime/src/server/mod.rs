@@ -6,7 +6,9 @@
 //!    credential of one of the schemes the operation accepts (a bearer token, basic
 //!    credentials, an API key in a header, the query or a cookie; 401 otherwise, naming what
 //!    to send); the first one found goes to the service's [`Authenticator`], which may refuse
-//!    with 401 or 403.
+//!    with 401 or 403. An operation requiring scopes is refused with 403 and RFC 6750's
+//!    `insufficient_scope` challenge unless [`Authenticator::grants`] grants each of them to
+//!    the principal (any one alternative requirement suffices).
 //! 2. **Body transport**: a body larger than the limit answers 413; one of a media type the
 //!    operation does not take answers 415; under [`crate::listener::serve`], one arriving too
 //!    slowly answers 408 ([`BodyTooSlow`]).
@@ -45,7 +47,7 @@ mod routes;
 pub use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
 pub use crate::params::FromParam;
 pub use auth::{Authenticator, GroupLeftOut};
-pub(crate) use auth::{authenticate, challenge};
+pub(crate) use auth::{Refusal, authenticate, challenge, insufficient_scope};
 pub use body::{BodyStream, BodyTooSlow, Download};
 pub use config::{
     DEFAULT_BODY_LIMIT, DEFAULT_MAX_FORM_FIELDS, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS,
@@ -128,6 +130,10 @@ pub struct OperationInfo {
     /// a request carries together (one, usually; two keys an API asks for at once). The first
     /// alternative a request carries whole is authenticated, each of its credentials.
     pub auth: &'static [&'static [Scheme]],
+    /// The scopes each scheme of each alternative requires, `scopes[i][j]` for `auth[i][j]`
+    /// (OAuth 2.0 scopes, or roles): the router asks [`Authenticator::grants`] for each and
+    /// refuses a principal lacking one with 403. Empty when the operation requires none.
+    pub scopes: &'static [&'static [&'static [&'static str]]],
     /// Takes a body.
     pub has_body: bool,
     /// The media types of the request body it takes, in the spec's order (empty without a
@@ -161,6 +167,7 @@ impl OperationInfo {
         also: &[],
         public: false,
         auth: &[],
+        scopes: &[],
         has_body: false,
         consumes: &[],
         produces: &["application/json"],

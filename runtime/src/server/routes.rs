@@ -10,8 +10,8 @@
 
 use super::input::PathValue;
 use super::{
-    ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, challenge, dispatch,
-    json_response,
+    ApiError, Authenticator, Context, Input, OperationInfo, Refusal, ServerConfig, authenticate, challenge, dispatch,
+    insufficient_scope, json_response,
 };
 use crate::auth::{KeyIn, SchemeKind};
 use crate::error::ErrorShape;
@@ -502,9 +502,10 @@ fn handle<S: Authenticator>(
         let principal = if info.auth.is_empty() {
             None
         } else {
-            match authenticate(&*service, &parts, info.auth).await {
+            match authenticate(&*service, &parts, info.auth, info.scopes).await {
                 Ok(principal) => Some(principal),
-                Err(error) => return with_challenge(refuse(error), info.auth),
+                Err(Refusal::Credentials(error)) => return with_challenge(refuse(error), info.auth),
+                Err(Refusal::Scopes { required, missing }) => return insufficient_scope(&required, &missing, errors),
             }
         };
         let media = match crate::media::negotiate(header_text(&parts.headers, header::ACCEPT), info.produces) {

@@ -61,7 +61,15 @@ impl ClientEmitter<'_> {
         let sent = op.params.iter().filter(|p| !query.holds(p) && !cookies.holds(p)).map(|p| self.send_param(p));
         let body = self.body_expr(op);
         let (decls, mut fields) = self.list_decls(op, &query, &cookies);
-        let auth: Vec<TokenStream> = op.auth.alternatives().iter().map(|set| quote!(&[#(#set),*])).collect();
+        let auth: Vec<TokenStream> = op
+            .auth
+            .alternatives()
+            .iter()
+            .map(|set| {
+                let schemes = set.iter().map(|need| &need.scheme);
+                quote!(&[#(#schemes),*])
+            })
+            .collect();
         if !auth.is_empty() {
             fields.push(quote!(auth: &[#(#auth),*]));
         }

@@ -307,8 +307,8 @@ fn operation_info(api: &Api, op: &Operation) -> TokenStream {
         .alternatives()
         .iter()
         .map(|set| {
-            let schemes = set.iter().map(|name| {
-                let index = api.auth_schemes.iter().position(|s| &s.name == name).expect("lowered scheme");
+            let schemes = set.iter().map(|need| {
+                let index = api.auth_schemes.iter().position(|s| s.name == need.scheme).expect("lowered scheme");
                 quote!(SCHEMES[#index])
             });
             quote!(&[#(#schemes),*])
@@ -316,6 +316,16 @@ fn operation_info(api: &Api, op: &Operation) -> TokenStream {
         .collect();
     if !auth.is_empty() {
         fields.push(quote!(auth: &[#(#auth),*]));
+    }
+    if op.auth.has_scopes() {
+        let scopes = op.auth.alternatives().iter().map(|set| {
+            let per_scheme = set.iter().map(|need| {
+                let scopes = &need.scopes;
+                quote!(&[#(#scopes),*])
+            });
+            quote!(&[#(#per_scheme),*])
+        });
+        fields.push(quote!(scopes: &[#(#scopes),*]));
     }
     if let Some(body) = &op.body {
         let consumes = &body.media_types;
