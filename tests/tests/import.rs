@@ -1922,10 +1922,103 @@ fn an_http_scheme_other_than_bearer_and_basic_is_kept_for_the_signer_with_its_ga
     let kinds: Vec<String> = api.auth_schemes.iter().map(|s| format!("{} {:?}", s.name, s.kind)).collect();
     assert_eq!(kinds, ["digest Http { scheme: \"Digest\" }", "hmac Http { scheme: \"HMAC-SHA256\" }"]);
     let auth_of = |name: &str| format!("{:?}", api.operations.iter().find(|op| op.name == name).unwrap().auth);
-    assert_eq!(auth_of("a"), "Any([[\"hmac\"]])");
+    assert_eq!(auth_of("a"), "Any([[Need { scheme: \"hmac\", scopes: [] }]])");
     // Mutual TLS is still left out: the operation needing only it is public, with its gap.
     assert_eq!(auth_of("b"), "None");
     let gaps: Vec<&str> = api.gaps.keys().map(String::as_str).collect();
     assert!(gaps.contains(&"http-signer") && gaps.contains(&"other-http-auth"), "{gaps:?}");
     assert!(api.gaps["http-signer"].decision.contains("`.signer(..)`"));
+}
+
+#[test]
+fn oauth2_flows_scopes_and_openid_connect_are_kept_with_the_scopes_each_operation_requires() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Vault", "version": "1"},
+        "paths": {
+            "/secrets": {
+                "get": {"operationId": "listSecrets", "security": [{"vault": ["secrets:read"]}],
+                    "responses": {"204": {"description": "ok"}, "400": {"description": "bad"}}},
+                "delete": {"operationId": "deleteSecrets",
+                    "security": [{"vault": ["admin", "audit", "two words"]}, {"sso": ["vault-admin"]}],
+                    "responses": {"204": {"description": "ok"}, "400": {"description": "bad"}}}
+            },
+            "/count": {"get": {"operationId": "countSecrets",
+                "responses": {"204": {"description": "ok"}, "400": {"description": "bad"}}}}
+        },
+        "security": [{"vault": []}],
+        "components": {"securitySchemes": {
+            "vault": {"type": "oauth2", "flows": {
+                "clientCredentials": {"tokenUrl": "https://auth.example.com/token",
+                    "scopes": {"secrets:read": "Read secrets.", "admin": "Everything."}},
+                "authorizationCode": {"authorizationUrl": "https://auth.example.com/authorize",
+                    "tokenUrl": "https://auth.example.com/token", "refreshUrl": "https://auth.example.com/refresh",
+                    "scopes": {"secrets:read": "Read secrets."}},
+                "password": {"scopes": {}}
+            }},
+            "sso": {"type": "openIdConnect", "openIdConnectUrl": "https://sso.example.com/.well-known/openid-configuration"}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "vault.json").unwrap();
+    // No gap: before, both schemes were bearer tokens with gap `oauth-as-bearer`.
+    assert_eq!(imported.summary.line(), "3 of 3 operations kept, 0 of 0 parameters kept, 0 types, 0 gaps");
+    let api_yaml = written(&imported, Some("api.yaml"));
+    let auth = &api_yaml[api_yaml.find("  auth:").unwrap()..api_yaml.find("\ntags:").unwrap()];
+    // The password flow, without its token URL, is left out; `audit`, required but not
+    // declared, is declared in the first flow; `two words` is no scope-token.
+    assert_eq!(
+        auth,
+        "  auth:\n    vault:\n      type: oauth2\n      flows:\n        client_credentials:\n          \
+         token_url: \"https://auth.example.com/token\"\n          \
+         scopes: { \"secrets:read\": Read secrets., admin: Everything., audit: \"\" }\n        authorization_code:\n          \
+         authorization_url: \"https://auth.example.com/authorize\"\n          token_url: \"https://auth.example.com/token\"\n          \
+         refresh_url: \"https://auth.example.com/refresh\"\n          scopes: { \"secrets:read\": Read secrets. }\n    \
+         sso: { type: openid-connect, url: \"https://sso.example.com/.well-known/openid-configuration\" }\n"
+    );
+    let api = lint_imported(&imported, "the import of an OAuth 2.0 document");
+    let auth_of = |name: &str| api.operations.iter().find(|op| op.name == name).unwrap().auth.describe();
+    assert_eq!(auth_of("listSecrets"), "`vault` (scope `secrets:read`)");
+    assert_eq!(auth_of("deleteSecrets"), "`vault` (scopes `admin`, `audit`) or `sso` (scope `vault-admin`)");
+    assert_eq!(auth_of("countSecrets"), "`vault`");
+}
+
+#[test]
+fn a_directory_document_keeps_its_oauth2_flows_and_the_scopes_of_its_operations() {
+    let (_dir, _report, api) = import("fixtures/directory/googleapis.com_siteVerification.json");
+    assert!(!api.gaps.keys().any(|id| id.contains("oauth")), "{:?}", api.gaps.keys());
+    let flows: Vec<String> = api
+        .auth_schemes
+        .iter()
+        .map(|scheme| match &scheme.kind {
+            apigen::model::SchemeKind::OAuth2 { flows } => {
+                let flows: Vec<String> =
+                    flows.iter().map(|f| format!("{}: {} scopes", f.grant.spec_name(), f.scopes.len())).collect();
+                format!("{} {}", scheme.name, flows.join(", "))
+            }
+            other => format!("{} {other:?}", scheme.name),
+        })
+        .collect();
+    assert_eq!(flows, ["Oauth2 implicit: 2 scopes", "Oauth2c authorization_code: 2 scopes"]);
+    let get = api
+        .operations
+        .iter()
+        .find(|op| op.method == apigen::model::Method::Get && op.path.raw == "/webResource")
+        .unwrap();
+    assert_eq!(
+        get.auth.describe(),
+        "`Oauth2` (scope `https://www.googleapis.com/auth/siteverification`) and `Oauth2c` (scope `https://www.googleapis.com/auth/siteverification`)"
+    );
+}
+
+#[test]
+fn importing_the_export_of_oauth_schemes_gives_back_their_flows_and_every_operation_its_scopes() {
+    let (original, _) = apigen::load(Path::new("fixtures/valid/oauth")).unwrap();
+    let (_dir, _report, imported) = import("fixtures/generated/oauth/openapi.json");
+    assert_same_rust_api(&original, &imported);
+    let kinds = |api: &Api| api.auth_schemes.iter().map(|s| (s.name.clone(), s.kind.clone())).collect::<Vec<_>>();
+    assert_eq!(kinds(&imported), kinds(&original));
+    for op in &original.operations {
+        let back = imported.operations.iter().find(|o| o.name == op.name).unwrap();
+        assert_eq!(back.auth, op.auth, "{}", op.name);
+    }
 }

@@ -58,8 +58,6 @@ kinds! {
         "The scheme is left out: operations needing only it are public; add the credentials to the HTTP client's default headers.";
     SIGNED = "http-signer", "HTTP authentication other than bearer and basic (Digest, HOBA, HTTP signatures, a vendor's auth-scheme), whose credentials apigen cannot compute.",
         "Kept as an `http` scheme with its auth-scheme: the generated client leaves it to a signer the user sets (`.signer(..)`, which sees the final request), and the server hands the whole `Authorization` value to the authenticator.";
-    OAUTH = "oauth-as-bearer", "OAuth 2 and OpenID Connect flows and scopes.",
-        "Read as a bearer token (`Authorization: Bearer <token>`), which is what they send; flows and scopes are not kept.";
     OPTIONAL_AUTH = "optional-auth", "Security that also allows no credential (`{}` among the alternatives), or an alternative naming a scheme the format cannot hold.",
         "An alternative keeps the schemes the format holds (carried together, as the document asks); an alternative of no credential is dropped, so a credential is required.";
     SERVERS = "servers", "Servers whose URL is relative or has a variable without a default.",

@@ -27,6 +27,7 @@ mod document;
 mod errors;
 mod failure;
 mod files;
+mod flows;
 pub mod gaps;
 mod guards;
 mod media;

@@ -1,5 +1,6 @@
-//! Security: the document's schemes as `api.auth` declares them ([`Auth`]), and each
-//! operation's requirement as its `auth`.
+//! Security: the document's schemes as `api.auth` declares them ([`Auth`]; OAuth 2.0 flows
+//! are [`super::flows`]'), and each operation's requirement as its `auth`, with the scopes it
+//! names.
 
 use super::Importer;
 use super::gaps::{self, Kind};
@@ -11,21 +12,18 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
 impl Importer<'_> {
-    /// Notes gap `oauth` at each OAuth 2 or OpenID Connect scheme (kept as a bearer scheme),
-    /// and `http-signer` at each `http` scheme left to the client's signer.
+    /// Notes gap `http-signer` at each `http` scheme left to the client's signer.
     pub(super) fn note_scheme_gaps(&mut self) {
         let doc = self.doc;
-        for pointer in &doc.auth.oauth {
-            self.built.gaps.note(gaps::OAUTH, pointer);
-        }
         for pointer in &doc.auth.signed {
             self.built.gaps.note(gaps::SIGNED, pointer);
         }
     }
 
     /// The auth of an operation, when it differs from the default the spec gets: a scheme's
-    /// name, a list of alternatives, or `none`. An alternative needing several schemes at
-    /// once keeps its first, and one allowing no credential is dropped (gap `optional-auth`).
+    /// name, schemes with their scopes, a list of alternatives, or `none`. An alternative
+    /// needing several schemes at once keeps its first, and one allowing no credential is
+    /// dropped (gap `optional-auth`).
     pub(super) fn operation_auth(
         &mut self,
         op: &Map<String, Value>,
@@ -34,37 +32,31 @@ impl Importer<'_> {
     ) -> Option<Value> {
         let doc = self.doc.value;
         let requirement = op.get("security").or_else(|| doc.get("security"));
-        let alternatives: Vec<Vec<String>> = requirement
-            .and_then(Value::as_array)
-            .map(|list| {
-                list.iter()
-                    .map(|alt| alt.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let default_scheme = self.doc.auth.schemes.values().next().map(|(n, _)| n.clone());
+        let alternatives: Vec<&Map<String, Value>> =
+            requirement.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object).collect();
         // Without `api.auth` the format's default is a bearer scheme: a public operation says so.
-        if alternatives.is_empty() {
+        if requirement.and_then(Value::as_array).is_none_or(Vec::is_empty) {
             return Some(json!("none"));
         }
         // Each requirement object is an alternative; its schemes are carried together.
-        let mut kept: Vec<Vec<String>> = Vec::new();
-        let mut partial = false;
-        let spec_name = |auth: &Auth, key: &str| {
-            auth.schemes.get(key).map(|(name, _)| name.clone()).or_else(|| auth.aliases.get(key).cloned())
-        };
-        for alternative in &alternatives {
-            let mut known: Vec<String> = Vec::new();
-            for name in alternative.iter().filter_map(|s| spec_name(&self.doc.auth, s)) {
-                if !known.contains(&name) {
-                    known.push(name);
+        let mut kept: Vec<Vec<(String, Vec<String>)>> = Vec::new();
+        let mut partial = alternatives.len() < requirement.and_then(Value::as_array).map_or(0, Vec::len);
+        for alternative in alternatives {
+            let mut known: Vec<(String, Vec<String>)> = Vec::new();
+            for (key, scopes) in alternative {
+                let Some(name) = spec_name(&self.doc.auth, key) else {
+                    let kind = self.doc.auth.other.get(key).copied().unwrap_or(gaps::OPTIONAL_AUTH);
+                    op_gaps.push(self.built.gaps.note(kind, pointer));
+                    continue;
+                };
+                let scopes = super::flows::requirement_scopes(scopes);
+                match known.iter_mut().find(|(known, _)| *known == name) {
+                    // Two document schemes the format holds as one: their scopes together.
+                    Some((_, all)) => all.extend(scopes.into_iter().filter(|s| !all.contains(s)).collect::<Vec<_>>()),
+                    None => known.push((name, scopes)),
                 }
             }
             partial |= alternative.is_empty();
-            for unknown in alternative.iter().filter(|s| spec_name(&self.doc.auth, s).is_none()) {
-                let kind = self.doc.auth.other.get(unknown).copied().unwrap_or(gaps::OPTIONAL_AUTH);
-                op_gaps.push(self.built.gaps.note(kind, pointer));
-            }
             if !known.is_empty() && !kept.contains(&known) {
                 kept.push(known);
             }
@@ -72,39 +64,55 @@ impl Importer<'_> {
         if partial {
             op_gaps.push(self.built.gaps.note(gaps::OPTIONAL_AUTH, pointer));
         }
-        match kept.as_slice() {
-            [] => Some(json!("none")),
-            [one] if one.len() == 1 && Some(&one[0]) == default_scheme.as_ref() => None,
-            [one] if one.len() == 1 => Some(json!(one[0])),
-            _ => Some(Value::Array(
-                kept.into_iter().map(|set| if set.len() == 1 { json!(set[0]) } else { json!(set) }).collect(),
-            )),
-        }
+        let default_scheme = self.doc.auth.schemes.values().next().map(|(n, _)| n.clone());
+        requirement_value(kept, default_scheme.as_deref())
     }
 }
 
-/// The auth schemes the format can hold (bearer tokens), by document name, and what each
-/// other scheme is.
+/// The spec name of the document's scheme `key`, when the format holds it.
+fn spec_name(auth: &Auth, key: &str) -> Option<String> {
+    auth.schemes.get(key).map(|(name, _)| name.clone()).or_else(|| auth.aliases.get(key).cloned())
+}
+
+/// An operation's `auth` from the alternatives kept: `none` when none is, nothing for the
+/// default scheme alone, a name, schemes with their scopes (`{vault: [read]}`), or a list
+/// of alternatives, each a name, names carried together, or schemes with their scopes.
+fn requirement_value(kept: Vec<Vec<(String, Vec<String>)>>, default_scheme: Option<&str>) -> Option<Value> {
+    let alternative = |set: Vec<(String, Vec<String>)>| match set.as_slice() {
+        [(name, scopes)] if scopes.is_empty() => json!(name),
+        _ if set.iter().all(|(_, scopes)| scopes.is_empty()) => {
+            json!(set.into_iter().map(|(n, _)| n).collect::<Vec<_>>())
+        }
+        _ => Value::Object(set.into_iter().map(|(name, scopes)| (name, json!(scopes))).collect()),
+    };
+    match kept.as_slice() {
+        [] => Some(json!("none")),
+        [one] if matches!(one.as_slice(), [(name, scopes)] if scopes.is_empty() && Some(name.as_str()) == default_scheme) => {
+            None
+        }
+        [_] => kept.into_iter().next().map(alternative),
+        _ => Some(Value::Array(kept.into_iter().map(alternative).collect())),
+    }
+}
+
+/// The auth schemes the format can hold, by document name, and what each other scheme is.
 #[derive(Debug, Default)]
 pub struct Auth {
-    /// The schemes the format holds (bearer, basic, API keys): document name -> spec name,
-    /// with the scheme as `api.auth` declares it.
+    /// The schemes the format holds (bearer, basic, API keys, OAuth 2.0, OpenID Connect,
+    /// `http`): document name -> spec name, with the scheme as `api.auth` declares it.
     pub schemes: IndexMap<String, (String, Map<String, Value>)>,
     /// Other schemes: document name -> the gap kind of why not.
     pub other: BTreeMap<String, Kind>,
     /// Schemes that say what another does: document name -> the spec name of that one.
     pub aliases: BTreeMap<String, String>,
-    /// The pointers of the OAuth 2 and OpenID Connect schemes, kept as bearer schemes (gap
-    /// `oauth`).
-    pub oauth: Vec<String>,
     /// The pointers of the `http` schemes other than bearer and basic, kept as `http` schemes
     /// the client leaves to its signer (gap `http-signer`).
     pub signed: Vec<String>,
 }
 
-/// The security schemes: bearer, OAuth 2 and OpenID Connect (which send bearer tokens)
-/// are kept; API keys and basic authentication are noted for the operations needing them;
-/// another `http` auth-scheme is kept for the client's signer.
+/// The security schemes: bearer, basic, API keys, OAuth 2.0 with its flows, OpenID Connect
+/// with its discovery URL and another `http` auth-scheme (for the client's signer) are kept;
+/// others are noted for the operations needing them.
 pub(super) fn schemes(doc: &Value) -> Auth {
     let mut auth = Auth::default();
     let Some(schemes) = doc.pointer("/components/securitySchemes").and_then(Value::as_object) else {
@@ -124,11 +132,22 @@ pub(super) fn schemes(doc: &Value) -> Auth {
             ("http", "basic") => {
                 node.insert("type".into(), json!("basic"));
             }
-            ("oauth2" | "openIdConnect", _) => {
-                // The client presents the token it obtained as a bearer token.
-                auth.oauth.push(pointer.clone());
-                node.insert("type".into(), json!("bearer"));
-            }
+            ("oauth2", _) => match super::flows::oauth_node(scheme, &super::flows::required_scopes(doc, key)) {
+                Some(oauth) => node = oauth,
+                // No usable flow: its tokens still travel as bearer tokens.
+                None => {
+                    node.insert("type".into(), json!("bearer"));
+                }
+            },
+            ("openIdConnect", _) => match text("openIdConnectUrl") {
+                Some(url) => {
+                    node.insert("type".into(), json!("openid-connect"));
+                    node.insert("url".into(), json!(url));
+                }
+                None => {
+                    node.insert("type".into(), json!("bearer"));
+                }
+            },
             ("apiKey", _) => {
                 let location = text("in").filter(|l| matches!(*l, "header" | "query" | "cookie"));
                 // A key in `Authorization` is kept as the opaque value it is (`Basic <base64>`,

@@ -9,7 +9,7 @@
 
 use crate::diag::{Diagnostics, Location, suggest};
 use crate::load::raw::{RawFlow, RawNeed};
-use crate::model::{AuthScheme, Grant, Need, OAuthFlow};
+use crate::model::{AuthScheme, Grant, Need, OAuthFlow, is_scope_token};
 use indexmap::IndexMap;
 
 /// The flows of an `oauth2` scheme, each checked; `at` locates a key below the scheme.
@@ -64,12 +64,7 @@ fn check_urls(
     (flow_at, at): (&Location, &impl Fn(&str) -> Location),
     diags: &mut Diagnostics,
 ) -> bool {
-    let (authorization, device, token) = match grant {
-        Grant::AuthorizationCode => (true, false, true),
-        Grant::Implicit => (true, false, false),
-        Grant::DeviceCode => (false, true, true),
-        Grant::ClientCredentials | Grant::Password => (false, false, true),
-    };
+    let (authorization, device, token) = grant.urls();
     let mut valid = true;
     let urls = [
         ("authorization_url", &flow.authorization_url, authorization),
@@ -91,11 +86,6 @@ fn check_urls(
         }
     }
     valid
-}
-
-/// RFC 6749 `scope-token`: `%x21 / %x23-5B / %x5D-7E`, at least one.
-pub fn is_scope_token(scope: &str) -> bool {
-    !scope.is_empty() && scope.bytes().all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
 }
 
 /// One alternative's schemes with their scopes, checked: each scope a scope-token, named once,

@@ -1069,6 +1069,13 @@ pub struct OAuthFlow {
     pub scopes: Vec<(String, String)>,
 }
 
+/// Whether `scope` is an RFC 6749 `scope-token` (`%x21 / %x23-5B / %x5D-7E`, at least one):
+/// printable ASCII without spaces, `"` or `\`, so it travels in a `WWW-Authenticate`
+/// challenge as it is.
+pub fn is_scope_token(scope: &str) -> bool {
+    !scope.is_empty() && scope.bytes().all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
+}
+
 /// An OAuth 2.0 grant: how a flow obtains its token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Grant {
@@ -1097,6 +1104,25 @@ impl Grant {
             Grant::Password => "password",
             Grant::Implicit => "implicit",
             Grant::DeviceCode => "device_code",
+        }
+    }
+
+    /// The grant of a key under OpenAPI's `flows` (3.2's `deviceAuthorization` too).
+    pub fn from_openapi(key: &str) -> Option<Grant> {
+        match key {
+            "deviceAuthorization" => Some(Grant::DeviceCode),
+            _ => Grant::ALL.into_iter().find(|grant| grant.openapi_name() == key),
+        }
+    }
+
+    /// Which URLs its flow has: authorization, device authorization, token (RFC 6749, RFC
+    /// 8628); every flow may have a refresh URL.
+    pub fn urls(self) -> (bool, bool, bool) {
+        match self {
+            Grant::AuthorizationCode => (true, false, true),
+            Grant::Implicit => (true, false, false),
+            Grant::DeviceCode => (false, true, true),
+            Grant::ClientCredentials | Grant::Password => (false, false, true),
         }
     }
 
