@@ -105,3 +105,40 @@ fn json_output_carries_every_change_and_the_bump() {
     assert_eq!(json["changes"][0]["old"], "fixtures/diff/base/pets.yaml:20:3: types.Size");
     assert!(diff::is_breaking(&changes));
 }
+
+/// The oauth fixture and a copy with `edits` (text replaced in its files) applied: every
+/// change as `kind callers/implementers`.
+fn oauth_changes(edits: &[(&str, &str, &str)]) -> Vec<String> {
+    let temp = tempfile::tempdir().unwrap();
+    let new = temp.path().join("new");
+    copy_dir(Path::new("fixtures/valid/oauth"), &new);
+    for (file, from, to) in edits {
+        let text = fs::read_to_string(new.join(file)).unwrap();
+        assert!(text.contains(from), "{file} has no {from:?}");
+        fs::write(new.join(file), text.replacen(from, to, 1)).unwrap();
+    }
+    let (old_api, new_api) = (load(Path::new("fixtures/valid/oauth")), load(&new));
+    let changes = diff::diff(&old_api, &new_api);
+    changes.iter().map(|c| format!("{} {} {:?}/{:?}", c.subject, c.kind, c.callers, c.implementers)).collect()
+}
+
+#[test]
+fn scopes_required_more_break_callers_and_scopes_dropped_or_alternatives_added_do_not() {
+    let added = oauth_changes(&[(
+        "secrets.yaml",
+        "auth: { vault: [secrets:write] }",
+        "auth: { vault: [secrets:write, admin] }",
+    )]);
+    assert_eq!(added, ["operation putSecret auth-scope-added Breaking/Breaking"]);
+    let dropped = oauth_changes(&[("secrets.yaml", "[secrets:read, secrets:write]", "[secrets:write]")]);
+    assert_eq!(dropped, ["operation rotateSecret auth-scope-removed Safe/Breaking"]);
+    let alternative = oauth_changes(&[(
+        "secrets.yaml",
+        "auth: { vault: [secrets:write] }",
+        "auth: [{ vault: [secrets:write] }, { vault: admin }]",
+    )]);
+    assert_eq!(alternative, ["operation putSecret auth-scheme-added Safe/Breaking"]);
+    // How a client gets its token is not how it sends it.
+    let flows = oauth_changes(&[("api.yaml", "oauth/refresh", "oauth/renew")]);
+    assert_eq!(flows, ["auth scheme vault auth-scheme-flows-changed Safe/Safe"]);
+}

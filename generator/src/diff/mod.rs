@@ -25,6 +25,8 @@
 //! | other status added (`also`)              | breaking                 | breaking (status enum, `Context` type) |
 //! | other status removed                     | safe                     | breaking     |
 //! | operation made public / made to need auth| safe / breaking          | breaking (principal type) |
+//! | required scope added / removed (same schemes) | breaking (403) / safe | breaking (`grants` must grant it) / breaking (handlers run without it) |
+//! | oauth2 flows, URLs or declared scopes changed | safe (the token still travels as bearer) | safe |
 //! | pagination added / removed               | breaking                 | breaking     |
 //! | response or body type changed            | breaking                 | breaking     |
 //! | request body added (required)            | breaking                 | breaking     |
