@@ -197,3 +197,19 @@ async fn an_authenticator_that_grants_nothing_refuses_every_operation_requiring_
     let (status, _, _, _) = call(&app, "GET", "/v1/secrets/count", "any").await;
     assert_eq!(status, StatusCode::NOT_IMPLEMENTED);
 }
+
+#[tokio::test]
+async fn the_generated_client_sends_an_oauth2_token_as_a_bearer_token_and_reads_the_403() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(apigen_runtime::listener::serve(listener, app().0, Default::default()));
+    let client = |token: &str| vault_client::Client::builder(&base, token).build().unwrap();
+    let secrets = client("reader").secrets().list().send().await.unwrap();
+    assert_eq!(secrets, [Secret { name: "ada".into(), value: "hunter2".into() }]);
+    let error = client("writer").secrets().list().send().await.unwrap_err();
+    let vault_client::Error::Api { status, message, .. } = &error else { panic!("{error:?}") };
+    assert_eq!(
+        (*status, message.as_str()),
+        (403, "the credentials are not granted the scope this operation requires: `secrets:read`")
+    );
+}

@@ -99,6 +99,7 @@ impl ServerEmitter<'_> {
                     None => "`{\"error\": {\"code\", \"message\", \"violations\"?}}`".to_owned(),
                 },
                 groups => groups,
+                scopes => api.operations.iter().any(|op| op.auth.has_scopes()),
             },
         );
         // The reference in the browser, beside the API's router (feature `docs`), when
