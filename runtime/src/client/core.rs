@@ -17,8 +17,8 @@ use super::provided::{Provided, providers_of};
 use super::redact::Redactor;
 use super::retry::parse_retry_after;
 use super::settings::{Settings, http_client_builder};
-use super::token::TokenCache;
 use super::sign;
+use super::token::TokenCache;
 use super::transfer::{
     Answer, BodyError, Download, DownloadBody, Received, Response, Upload, decode, read_body, text_of,
 };

@@ -60,8 +60,8 @@ mod redact;
 mod retry;
 mod servers;
 mod settings;
-mod token;
 mod sign;
+mod token;
 mod transfer;
 
 pub use self::core::Core;
@@ -75,10 +75,10 @@ pub use pager::Items;
 pub use retry::RetryPolicy;
 pub use servers::server_url;
 pub use settings::{Credentials, Settings, Token, http_client_builder};
+pub use sign::{Sign, SignError, Signer, Signing};
 pub use token::{
     AccessToken, DEFAULT_REFRESH_MARGIN, FnToken, StaticToken, TokenCache, TokenFuture, TokenProvider, token_fn,
 };
-pub use sign::{Sign, SignError, Signer, Signing};
 pub use transfer::{
     Answer, DecodeSource, Download, Received, Response, Upload, decode_body, decode_error_as, read_headers,
 };
