@@ -67,11 +67,13 @@ pub fn inner_doc(text: &str) -> TokenStream {
 /// imported description) shows JSON or shell there; blocks meant as Rust say `rust`.
 ///
 /// A line continuing a list item without indentation (`- a` then `b`) is indented to the
-/// item's text, which is how Markdown reads it anyway and what clippy's
-/// `doc_lazy_continuation` asks.
+/// item's text, and a line continuing a block quote without its `>` (`> a` then `b`) gets the
+/// marker: that is how Markdown reads both anyway, and what clippy's `doc_lazy_continuation`
+/// asks.
 fn doc_lines(text: &str) -> Vec<String> {
     let mut open: Option<&str> = None; // The fence of the code block we are in.
     let mut item: Option<usize> = None; // The column of the current list item's text.
+    let mut quote = false; // Inside a block quote.
     let mut lines = Vec::new();
     // Tabs print at no fixed width (clippy's `tabs_in_doc_comments`): four spaces each.
     let text = super::escape::comment_text(text).replace('\t', "    ");
@@ -91,6 +93,11 @@ fn doc_lines(text: &str) -> Vec<String> {
         } else if open.is_none() {
             if line.trim().is_empty() {
                 item = None;
+                quote = false;
+            } else if line.trim_start().starts_with('>') {
+                quote = true;
+            } else if quote {
+                indent = "> ".to_owned();
             } else if let Some(column) = list_item_text(line) {
                 item = Some(column);
             } else if let Some(column) = item {
@@ -547,6 +554,18 @@ mod tests {
 #[cfg(test)]
 mod list_tests {
     use super::doc_lines;
+
+    #[test]
+    fn lines_continuing_a_block_quote_get_its_marker() {
+        let cases: [(&str, &[&str]); 3] = [
+            ("> Note: the limit\nis per key.\n\nAfter.", &[" > Note: the limit", " > is per key.", "", " After."]),
+            ("  > quoted\n  > again\nlazy", &["   > quoted", "   > again", " > lazy"]),
+            ("a > b\nc", &[" a > b", " c"]),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(doc_lines(text), expected, "{text:?}");
+        }
+    }
 
     #[test]
     fn lines_continuing_a_list_item_are_indented_to_its_text() {
