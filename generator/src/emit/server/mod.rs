@@ -256,7 +256,9 @@ fn set_from_trait(api: &Api, tag: &Tag) -> Vec<(TokenStream, TokenStream)> {
     let ops: Vec<&Operation> = api.operations_of(&tag.name).collect();
     let cfg = features::cfg_group(tag);
     let chunks = ops.chunks(HANDLERS_PER_FN).enumerate().map(|(index, chunk)| {
-        let name = ident(&format!("{}_{}", tag.rust, index + 1));
+        // A keyword group's module is `type_`: its functions are `type_1`, not `type__1`,
+        // which rustc's `non_snake_case` refuses.
+        let name = ident(&format!("{}_{}", tag.rust.trim_end_matches('_'), index + 1));
         let allow = chunk.iter().any(|op| op.deprecated.is_some()).then(|| quote!(#[allow(deprecated)]));
         let calls = chunk.iter().map(|op| {
             let setter = ident(&op.rust);
