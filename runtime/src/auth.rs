@@ -37,6 +37,22 @@ pub enum SchemeKind {
     },
 }
 
+/// An OAuth 2.0 client-credentials flow of a scheme, as the spec declares it: where a client
+/// gets its token and which scopes the API's operations require of the scheme. Generated
+/// clients declare one per such flow (`oauth::<SCHEME>`); with the runtime's `oauth2`
+/// feature, `Builder::client_credentials` gets, caches and refreshes tokens from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientCredentialsFlow {
+    /// The scheme's name in the spec.
+    pub scheme: &'static str,
+    /// The token endpoint.
+    pub token_url: &'static str,
+    /// Every scope an operation requires of the scheme, each once, in the spec's order: what
+    /// a token asked for with them lets the client call (an operation requiring none needs
+    /// none).
+    pub scopes: &'static [&'static str],
+}
+
 /// Where an API key travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyIn {

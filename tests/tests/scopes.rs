@@ -213,3 +213,38 @@ async fn the_generated_client_sends_an_oauth2_token_as_a_bearer_token_and_reads_
         (403, "the credentials are not granted the scope this operation requires: `secrets:read`")
     );
 }
+
+#[tokio::test]
+async fn the_generated_client_gets_its_own_token_from_the_specs_client_credentials_flow() {
+    use apigen_runtime::server::axum::routing::post;
+    use std::sync::Mutex;
+    // The token endpoint: issues `rotator` (read and write) and records each request's form.
+    let forms = Arc::new(Mutex::new(Vec::<String>::new()));
+    let seen = Arc::clone(&forms);
+    let issue = post(move |form: String| async move {
+        seen.lock().unwrap().push(form);
+        (
+            [(header::CONTENT_TYPE, "application/json")],
+            r#"{"access_token": "rotator", "token_type": "bearer", "expires_in": 3600}"#,
+        )
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let router = app().0.route("/oauth/token", issue);
+    tokio::spawn(apigen_runtime::listener::serve(listener, router, Default::default()));
+
+    // The spec's flow, its token endpoint moved to the test's.
+    let token_url: &'static str = Box::leak(format!("{base}/oauth/token").into_boxed_str());
+    let flow = apigen_runtime::auth::ClientCredentialsFlow { token_url, ..vault_client::oauth::VAULT };
+    assert_eq!(vault_client::oauth::VAULT.scopes, ["secrets:read", "secrets:write", "admin"]);
+    let client =
+        vault_client::ClientBuilder::new(&base, vault_client::USER_AGENT, vault_client::SCHEMES, &vault_client::ERRORS)
+            .client_credentials(&flow, "vault-app", "s3cret")
+            .build()
+            .unwrap();
+    let secrets = client.secrets().list().send().await.unwrap();
+    assert_eq!(secrets, [Secret { name: "ada".into(), value: "hunter2".into() }]);
+    client.secrets().list().send().await.unwrap();
+    // One token for both calls, asked for with every scope the operations require.
+    assert_eq!(*forms.lock().unwrap(), ["grant_type=client_credentials&scope=secrets%3Aread+secrets%3Awrite+admin"]);
+}

@@ -84,6 +84,25 @@ impl<C: From<Core>> Builder<C> {
         self.token_cache(scheme, TokenCache::new(provider))
     }
 
+    /// Gets the tokens of the client-credentials `flow` the spec declares (a generated client's
+    /// `oauth::<SCHEME>`): fetched from its token URL with `client_id` and `client_secret`,
+    /// asking for the scopes the API's operations require of the scheme, then cached and
+    /// refreshed as [`Builder::token_provider`] says. Another URL or other scopes: build the
+    /// provider with [`TokenEndpoint`](super::TokenEndpoint) and pass it to `token_provider`.
+    #[cfg(feature = "oauth2")]
+    pub fn client_credentials(
+        self,
+        flow: &crate::auth::ClientCredentialsFlow,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+    ) -> Self {
+        let provider = super::TokenEndpoint::new(flow.token_url, client_id)
+            .client_secret(client_secret)
+            .client_credentials()
+            .scopes(flow.scopes.iter().copied());
+        self.token_provider(flow.scheme, provider)
+    }
+
     /// Gets the bearer token of the scheme named `scheme` from `cache` (one cache may serve
     /// several clients; [`TokenCache::with_margin`] sets its margin). A name the API does not
     /// declare, or a scheme other than bearer, fails `build()`.

@@ -8,12 +8,14 @@
 //! their names, body style, media choices, answer) is its [`ClientShape`], decided in the
 //! model; this module turns shapes into tokens: `handle` the handle's methods and the
 //! builders, `call` the request a builder makes, `send` the sending and paging,
-//! `samples` one typed call per operation, `servers` the spec's servers.
+//! `samples` one typed call per operation, `servers` the spec's servers, `oauth` its
+//! client-credentials flows.
 //!
 //! [`ClientShape`]: crate::model::ClientShape
 
 mod call;
 mod handle;
+mod oauth;
 mod samples;
 mod send;
 mod servers;
@@ -58,6 +60,10 @@ fn manifest(api: &Api, options: &super::Options, reach: &Reach<'_>) -> String {
     features.push(("samples".into(), format!("[\"{}\"]", features::FULL)));
     // One `tracing` span per call and per attempt (the runtime's `tracing` feature).
     features.push(("tracing".into(), "[\"apigen-runtime/tracing\"]".into()));
+    // Tokens of the spec's client-credentials flows got by the client (`oauth`).
+    if oauth::has_flows(api) {
+        features.push(("oauth2".into(), "[\"apigen-runtime/oauth2\"]".into()));
+    }
     // `src/mock_test.rs` serves the server crate's mock (its `mock` feature) on tokio.
     let server = &api.crates.server;
     let server_dep = format!("{{ path = \"../server\", package = \"{}\", features = [\"mock\"] }}", server.package);
@@ -194,6 +200,7 @@ impl ClientEmitter<'_> {
         let accessors = api.tags_with_operations().map(accessor);
         let default_base_url = default_base_url(api);
         let servers = servers::servers_module(api);
+        let oauth = oauth::oauth_module(api);
         let request = generic_request();
         quote! {
             //! The client and its builder, and the request every operation's builder is.
@@ -206,6 +213,8 @@ impl ClientEmitter<'_> {
             #default_base_url
 
             #servers
+
+            #oauth
 
             /// Sets up a [`Client`]: timeout, user agent, retry policy, validation, or a
             /// caller-provided `reqwest::Client`.
