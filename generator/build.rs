@@ -5,6 +5,10 @@
 //! minijinja) are part of it, read from the workspace's `Cargo.lock`: a stamp is no proof
 //! for a build that prints with another prettyplease. (`cargo install --locked` builds with
 //! that lock file; without it the versions are not known here.)
+//!
+//! The files apigen embeds from outside its package directory are read through `embedded/`:
+//! in this repository links to `../runtime` and `../Cargo.lock` (checked here, so a copy cannot
+//! drift), in the packaged crate the copies `cargo package` makes of them.
 
 use std::path::{Path, PathBuf};
 
@@ -39,13 +43,20 @@ fn printing_crates(lock: &str) -> String {
 }
 
 fn main() {
+    let in_repository = check_embedded_links();
     let mut paths = Vec::new();
-    for dir in ["src", "../templates", "../runtime/src", "../runtime/assets"] {
+    for dir in ["src", "templates", "embedded/runtime/src", "embedded/runtime/assets"] {
         println!("cargo::rerun-if-changed={dir}");
         files(Path::new(dir), &mut paths);
     }
-    println!("cargo::rerun-if-changed=../runtime/Cargo.toml");
-    paths.push(PathBuf::from("../runtime/Cargo.toml"));
+    println!("cargo::rerun-if-changed=embedded/runtime/Cargo.toml.in");
+    paths.push(PathBuf::from("embedded/runtime/Cargo.toml.in"));
+    if in_repository {
+        // Where the links lead, watched too: a change inside a linked directory is seen there.
+        for (_, target) in EMBEDDED_LINKS {
+            println!("cargo::rerun-if-changed={target}");
+        }
+    }
     paths.sort();
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut add = |bytes: &[u8]| {
@@ -64,18 +75,51 @@ fn main() {
     write_runtime_files();
 }
 
+/// Each link of `embedded/` and what it leads to in this repository.
+const EMBEDDED_LINKS: [(&str, &str); 5] = [
+    ("embedded/runtime/src", "../runtime/src"),
+    ("embedded/runtime/assets", "../runtime/assets"),
+    ("embedded/runtime/README.md", "../runtime/README.md"),
+    ("embedded/runtime/Cargo.toml.in", "../runtime/Cargo.toml"),
+    ("embedded/workspace.lock", "../Cargo.lock"),
+];
+
+/// In this repository (`../runtime` beside the generator), each entry of `embedded/` must lead
+/// to its original: a checkout without symbolic links (git's `core.symlinks = false`) would
+/// otherwise embed a file holding a path. Whether this is the repository.
+fn check_embedded_links() -> bool {
+    if !Path::new("../runtime/Cargo.toml").is_file() {
+        return false;
+    }
+    for (link, target) in EMBEDDED_LINKS {
+        let same = matches!(
+            (std::fs::canonicalize(link), std::fs::canonicalize(target)),
+            (Ok(a), Ok(b)) if a == b
+        );
+        assert!(
+            same,
+            "generator/{link} must be a symbolic link to {target} (generator/embedded/ is the view of the \
+             runtime the package carries); check out with `git config core.symlinks true`"
+        );
+    }
+    true
+}
+
 /// `runtime_files.rs` in `OUT_DIR`: every file `apigen init` copies into a new repository's
 /// `apigen-runtime/` (its manifest, README, `src/` and `assets/`, the vendored reference page),
 /// as `(path, include_str!(..))` pairs sorted by path.
 fn write_runtime_files() {
-    let root = std::fs::canonicalize("../runtime").expect("the runtime crate sits beside the generator");
-    let mut found = vec![root.join("Cargo.toml"), root.join("README.md")];
+    let root = std::fs::canonicalize("embedded/runtime").expect("the package carries embedded/runtime");
+    let mut found = vec![root.join("Cargo.toml.in"), root.join("README.md")];
     files(&root.join("src"), &mut found);
     files(&root.join("assets"), &mut found);
-    let mut entries: Vec<(String, PathBuf)> = found
-        .into_iter()
-        .map(|path| (path.strip_prefix(&root).unwrap_or(&path).to_string_lossy().replace('\\', "/"), path))
-        .collect();
+    // The manifest is embedded as `Cargo.toml.in`: a directory of the package holding a
+    // `Cargo.toml` would be taken for another package and left out of it.
+    let relative = |path: &Path| {
+        let name = path.strip_prefix(&root).unwrap_or(path).to_string_lossy().replace('\\', "/");
+        if name == "Cargo.toml.in" { "Cargo.toml".to_owned() } else { name }
+    };
+    let mut entries: Vec<(String, PathBuf)> = found.into_iter().map(|path| (relative(&path), path)).collect();
     entries.sort();
     let mut out = String::from("&[\n");
     for (relative, path) in entries {

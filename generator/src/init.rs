@@ -27,7 +27,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/r
 
 /// The lock file of apigen's own workspace: every version the generated crates and the runtime
 /// are built and tested with here (CI builds them from it).
-const WORKSPACE_LOCK: &str = include_str!("../../Cargo.lock");
+const WORKSPACE_LOCK: &str = include_str!("../embedded/workspace.lock");
 
 /// The lock file `init` writes: apigen's own, less the packages of its workspace (those without
 /// a `source`), so the user's first build resolves the versions apigen is tested with instead

@@ -9,17 +9,17 @@ use std::sync::OnceLock;
 
 /// Every template, by name, embedded at build time.
 const TEMPLATES: &[(&str, &str)] = &[
-    ("gitattributes.j2", include_str!("../../../templates/gitattributes.j2")),
-    ("Cargo.toml.j2", include_str!("../../../templates/Cargo.toml.j2")),
-    ("REFERENCE.md.j2", include_str!("../../../templates/REFERENCE.md.j2")),
-    ("types-lib.md.j2", include_str!("../../../templates/types-lib.md.j2")),
-    ("server-lib.md.j2", include_str!("../../../templates/server-lib.md.j2")),
-    ("client-lib.md.j2", include_str!("../../../templates/client-lib.md.j2")),
+    ("gitattributes.j2", include_str!("../../templates/gitattributes.j2")),
+    ("Cargo.toml.j2", include_str!("../../templates/Cargo.toml.j2")),
+    ("REFERENCE.md.j2", include_str!("../../templates/REFERENCE.md.j2")),
+    ("types-lib.md.j2", include_str!("../../templates/types-lib.md.j2")),
+    ("server-lib.md.j2", include_str!("../../templates/server-lib.md.j2")),
+    ("client-lib.md.j2", include_str!("../../templates/client-lib.md.j2")),
 ];
 
 /// The runtime's defaults (`runtime/src/defaults.rs`, a file without dependencies), compiled
 /// in so the crate documentation states the values the runtime applies.
-#[path = "../../../runtime/src/defaults.rs"]
+#[path = "../../embedded/runtime/src/defaults.rs"]
 pub mod runtime_defaults;
 
 fn environment() -> &'static Environment<'static> {

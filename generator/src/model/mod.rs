@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 /// dependencies), compiled in here rather than depended on: lint checks a spec's samples by the
 /// rules the generated server checks requests by, and a user's build script that takes apigen
 /// next to its own copy of the runtime would otherwise hold two `apigen-runtime` packages.
-#[path = "../../../runtime/src/format.rs"]
+#[path = "../../embedded/runtime/src/format.rs"]
 mod format;
 pub use crates::CrateNames;
 pub use format::{Format, is_absolute_url};

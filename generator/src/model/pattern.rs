@@ -349,7 +349,7 @@ mod tests {
         assert!(needs_backtracking(r"^(a)\1$"), "backreference");
         assert!(matches(r"^(?!admin$)[a-z]+$", "ada") && !matches(r"^(?!admin$)[a-z]+$", "admin"));
         assert!(Engine::compile("(").is_err());
-        let runtime = include_str!("../../../runtime/src/validate.rs");
+        let runtime = include_str!("../../embedded/runtime/src/validate.rs");
         assert!(
             runtime.contains(&format!("pub const PATTERN_BACKTRACK_LIMIT: usize = {};", "100_000"))
                 && BACKTRACK_LIMIT == 100_000,
