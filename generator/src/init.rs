@@ -16,6 +16,10 @@
 //! one step at a time, and each file is created new (`create_new`, which fails on any
 //! existing entry, a dangling link included).
 
+// Beside this file, not in an `init/` folder: a folder of src/ is a phase (house rules).
+#[path = "init_lock.rs"]
+mod lock;
+
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -29,10 +33,11 @@ pub const RUNTIME_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/r
 /// are built and tested with here (CI builds them from it).
 const WORKSPACE_LOCK: &str = include_str!("../embedded/workspace.lock");
 
-/// The lock file `init` writes: apigen's own, less the packages of its workspace (those without
-/// a `source`), so the user's first build resolves the versions apigen is tested with instead
-/// of the newest (cargo keeps a locked version while it fits, adds the user's own crates and
-/// drops what nothing uses).
+/// The lock file `init` writes first: apigen's own, less the packages of its workspace (those
+/// without a `source`), so the user's first build resolves the versions apigen is tested with
+/// instead of the newest (cargo keeps a locked version while it fits, adds the user's own
+/// crates and drops what nothing uses). Init then settles it to exactly what cargo keeps
+/// ([`lock`]'s module documentation); this stays when that cannot be done offline.
 pub fn lock_file() -> String {
     let (head, packages) = WORKSPACE_LOCK.split_once("[[package]]").unwrap_or((WORKSPACE_LOCK, ""));
     let mut out = String::from(head);
@@ -139,6 +144,10 @@ pub struct Report {
     pub written: Vec<String>,
     /// Files that existed and were left alone.
     pub kept: Vec<String>,
+    /// Why the `Cargo.lock` written holds apigen's versions of every package rather than only
+    /// those the workspace needs (cargo could not resolve it offline); `None` when it is exact
+    /// or was left alone.
+    pub lock_unsettled: Option<String>,
 }
 
 /// A path `init` will not write, and what to do about it.
@@ -206,6 +215,9 @@ pub fn init(dir: &Path, options: &Options) -> Result<Report, InitError> {
     for file in files.iter().filter(|f| !report.kept.contains(&f.path)) {
         write_new(dir, &file.path, &file.text)?;
         report.written.push(file.path.clone());
+    }
+    if report.written.iter().any(|path| path == "Cargo.lock") {
+        report.lock_unsettled = lock::settle(dir).err();
     }
     Ok(report)
 }

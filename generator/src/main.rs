@@ -436,6 +436,7 @@ fn init(args: &InitArgs, before: &Before) -> ExitCode {
             for path in &report.kept {
                 println!("left alone: {} (it exists)", shown(path));
             }
+            lock_note(&report);
             println!("\nnext, in {}:", args.dir.display());
             let (name, out) = (&options.name, options.out.display());
             println!("  apigen generate     # writes {out}/: {name}-types, -server, -client, openapi.json");
@@ -444,6 +445,16 @@ fn init(args: &InitArgs, before: &Before) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => init_failed(args, error),
+    }
+}
+
+/// Says why the lock file init wrote is apigen's whole set of versions, when it is.
+fn lock_note(report: &apigen::init::Report) {
+    if let Some(why) = &report.lock_unsettled {
+        eprintln!(
+            "note: Cargo.lock holds the versions apigen is tested with, not yet only those this workspace needs: \
+             {why}; the first build drops the rest"
+        );
     }
 }
 
@@ -476,6 +487,7 @@ fn init_from(args: &InitArgs, options: &apigen::init::Options, document: &std::p
             for path in &report.init.kept {
                 println!("left alone: {} (it exists)", shown(path));
             }
+            lock_note(&report.init);
             println!("{}", report.import.summary.line());
             if let Err(diags) = &report.import.lint {
                 eprint!("{}", shown_diags(diags));

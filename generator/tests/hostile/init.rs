@@ -3,9 +3,10 @@
 //! is written, naming each path and what to do; and every flag `init --help` shows is
 //! honoured or refused.
 
-use crate::common::{copy_fixture, failed, ok, run_in, tree};
+use crate::common::{copy_fixture, failed, ok, run_in, text, tree};
 use std::os::unix::fs::symlink;
 use std::path::Path;
+use std::process::Output;
 
 /// Runs `apigen init` with `args` in `home`; returns its stderr after checking that it failed
 /// and that nothing under `home` changed.
@@ -256,4 +257,71 @@ fn the_runtime_copy_is_no_member_so_the_owners_cargo_test_leaves_its_tests() {
         metadata["packages"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     members.sort_unstable();
     assert_eq!(members, ["acme-client", "acme-server", "acme-types"]);
+}
+
+/// `cargo metadata --offline` in `dir` (it resolves the workspace and rewrites its lock file
+/// when that is not what cargo keeps); killed past ten minutes of wall time, a bound no load
+/// short of a stalled machine reaches (it takes about half a second).
+fn cargo_metadata_offline(dir: &Path) -> Output {
+    let mut child = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--offline", "--format-version", "1"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(600) {
+            child.kill().unwrap();
+            panic!("cargo metadata --offline in {} hung", dir.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn packages(lock: &str) -> usize {
+    lock.matches("[[package]]").count()
+}
+
+#[test]
+fn the_lock_file_init_writes_is_the_one_cargo_keeps_so_the_first_build_changes_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let init = run_in(home.path(), &["init", "acme"], &[]);
+    ok(&init);
+    assert_eq!(text(&init.stderr), "", "init settled the lock file without a note");
+    let dir = home.path().join("acme");
+    let written = std::fs::read_to_string(dir.join("Cargo.lock")).unwrap();
+    ok(&run_in(&dir, &["generate"], &[]));
+    let metadata = cargo_metadata_offline(&dir);
+    assert!(metadata.status.success(), "{}", text(&metadata.stderr));
+    let kept = std::fs::read_to_string(dir.join("Cargo.lock")).unwrap();
+    // Counted first, for a readable failure: apigen's whole lock has about 250 packages, the
+    // workspace needs about 150 (the user's 3 crates and the runtime copy among them).
+    assert_eq!(packages(&written), packages(&kept), "packages in Cargo.lock before and after cargo resolved it");
+    assert_eq!(written, kept);
+    assert!(written.contains("[[package]]\nname = \"acme-server\"\nversion = \"1.0.0\"\n"), "{written}");
+    assert!(!written.contains("name = \"clap\""), "apigen's command line is no dependency of the workspace");
+    assert_eq!(tree(&dir).iter().filter(|path| path.starts_with(".apigen-init")).count(), 0, "scratch left");
+}
+
+#[test]
+fn a_lock_file_cargo_cannot_settle_offline_is_apigens_with_a_note() {
+    let home = tempfile::tempdir().unwrap();
+    // The runtime directory named does not exist (yet): cargo cannot resolve the workspace.
+    let init = run_in(home.path(), &["init", "acme", "--runtime", "../vendor/rt"], &[]);
+    ok(&init);
+    assert!(
+        text(&init.stderr).starts_with(
+            "note: Cargo.lock holds the versions apigen is tested with, not yet only those this workspace needs: \
+             cargo cannot resolve the workspace offline (error: failed to"
+        ),
+        "{}",
+        text(&init.stderr)
+    );
+    assert!(text(&init.stderr).ends_with("; the first build drops the rest\n"), "{}", text(&init.stderr));
+    let lock = std::fs::read_to_string(home.path().join("acme/Cargo.lock")).unwrap();
+    assert_eq!(lock, apigen::init::lock_file());
 }
