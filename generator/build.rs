@@ -98,8 +98,8 @@ fn check_embedded_links() -> bool {
         );
         assert!(
             same,
-            "generator/{link} must be a symbolic link to {target} (generator/embedded/ is the view of the \
-             runtime the package carries); check out with `git config core.symlinks true`"
+            "generator/{link} must be a symbolic link to {target} (generator/embedded/ is what the package \
+             carries from outside generator/); check out with `git config core.symlinks true`"
         );
     }
     true
