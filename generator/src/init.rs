@@ -145,8 +145,9 @@ pub struct Report {
     /// Files that existed and were left alone.
     pub kept: Vec<String>,
     /// Why the `Cargo.lock` written holds apigen's versions of every package rather than only
-    /// those the workspace needs (cargo could not resolve it offline); `None` when it is exact
-    /// or was left alone.
+    /// those the workspace needs (cargo could not resolve it offline); `None` when it is exact,
+    /// or when init wrote no `Cargo.lock` or left an existing `Cargo.toml` alone (whose
+    /// members it does not know: the lock is then apigen's, as [`lock_file`] makes it).
     pub lock_unsettled: Option<String>,
 }
 
@@ -216,7 +217,10 @@ pub fn init(dir: &Path, options: &Options) -> Result<Report, InitError> {
         write_new(dir, &file.path, &file.text)?;
         report.written.push(file.path.clone());
     }
-    if report.written.iter().any(|path| path == "Cargo.lock") {
+    // Settled only in a workspace init wrote: an existing Cargo.toml may have members of its own,
+    // which the scratch workspace would not hold.
+    let wrote = |file: &str| report.written.iter().any(|path| path == file);
+    if wrote("Cargo.lock") && wrote("Cargo.toml") {
         report.lock_unsettled = lock::settle(dir).err();
     }
     Ok(report)

@@ -117,6 +117,9 @@ fn an_existing_workspace_file_is_left_alone_even_as_a_dangling_link() {
     assert!(stdout.contains("left alone: acme/.gitignore (it exists)\n"), "{stdout}");
     assert_eq!(std::fs::read_to_string(dir.join("Cargo.toml")).unwrap(), "[workspace]\n");
     assert!(!home.path().join("elsewhere").exists(), "written through the dangling link");
+    // Beside a workspace of the user's, whose members init does not know, the lock file is
+    // apigen's (not settled for the generated crates alone), without a note.
+    assert_eq!(std::fs::read_to_string(dir.join("Cargo.lock")).unwrap(), apigen::init::lock_file());
 }
 
 #[test]
