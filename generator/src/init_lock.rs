@@ -101,9 +101,22 @@ fn resolve_offline(scratch: &Path) -> Result<(), String> {
     if output.status.success() {
         return Ok(());
     }
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let first = stderr.lines().find(|line| line.starts_with("error")).unwrap_or("cargo metadata failed");
-    Err(format!("cargo cannot resolve the workspace offline ({})", first.trim()))
+    Err(format!(
+        "cargo cannot resolve the workspace offline ({})",
+        cargo_cause(&String::from_utf8_lossy(&output.stderr))
+    ))
+}
+
+/// What a cargo failure comes down to: its two deepest causes (`failed to read
+/// `../rt/Cargo.toml``: `No such file or directory`), or its error line when it gives no cause.
+/// The outer lines name the scratch workspace, gone by the time the user reads them.
+fn cargo_cause(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().map(str::trim).collect();
+    let causes: Vec<&str> = lines.windows(2).filter(|pair| pair[0] == "Caused by:").map(|pair| pair[1]).collect();
+    match causes.as_slice() {
+        [.., outer, inner] => format!("{outer}: {inner}"),
+        _ => lines.iter().find(|line| line.starts_with("error")).unwrap_or(&"cargo metadata failed").to_string(),
+    }
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
