@@ -76,10 +76,12 @@ fn main() {
 }
 
 /// Each link of `embedded/` and what it leads to in this repository.
-const EMBEDDED_LINKS: [(&str, &str); 5] = [
+const EMBEDDED_LINKS: [(&str, &str); 7] = [
     ("embedded/runtime/src", "../runtime/src"),
     ("embedded/runtime/assets", "../runtime/assets"),
     ("embedded/runtime/README.md", "../runtime/README.md"),
+    ("embedded/runtime/LICENSE-MIT", "../runtime/LICENSE-MIT"),
+    ("embedded/runtime/LICENSE-APACHE", "../runtime/LICENSE-APACHE"),
     ("embedded/runtime/Cargo.toml.in", "../runtime/Cargo.toml"),
     ("embedded/workspace.lock", "../Cargo.lock"),
 ];
@@ -106,11 +108,12 @@ fn check_embedded_links() -> bool {
 }
 
 /// `runtime_files.rs` in `OUT_DIR`: every file `apigen init` copies into a new repository's
-/// `apigen-runtime/` (its manifest, README, `src/` and `assets/`, the vendored reference page),
-/// as `(path, include_str!(..))` pairs sorted by path.
+/// `apigen-runtime/` (its manifest, README, licenses, `src/` and `assets/`, the vendored
+/// reference page), as `(path, include_str!(..))` pairs sorted by path.
 fn write_runtime_files() {
     let root = std::fs::canonicalize("embedded/runtime").expect("the package carries embedded/runtime");
-    let mut found = vec![root.join("Cargo.toml.in"), root.join("README.md")];
+    let mut found =
+        ["Cargo.toml.in", "README.md", "LICENSE-MIT", "LICENSE-APACHE"].map(|name| root.join(name)).to_vec();
     files(&root.join("src"), &mut found);
     files(&root.join("assets"), &mut found);
     // The manifest is embedded as `Cargo.toml.in`: a directory of the package holding a

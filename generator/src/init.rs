@@ -25,8 +25,8 @@ use std::path::{Component, Path, PathBuf};
 
 /// The runtime's sources, copied by `init` into `apigen-runtime/`: the runtime this apigen
 /// was built with, so the two always match. `build.rs` lists every file of `runtime/` (its
-/// manifest, README, `src/` and `assets/`), so a new runtime module cannot be left out of the
-/// copy.
+/// manifest, README, licenses, `src/` and `assets/`), so a new runtime module cannot be left
+/// out of the copy.
 pub const RUNTIME_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));
 
 /// The lock file of apigen's own workspace: every version the generated crates and the runtime
