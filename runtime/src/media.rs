@@ -181,6 +181,38 @@ pub struct Part {
     pub bytes: Bytes,
 }
 
+impl Part {
+    /// A text part: a scalar, sent without `Content-Type`, which RFC 7578 §4.4 reads as
+    /// `text/plain` (OpenAPI's default for a primitive property), as browsers send fields.
+    pub fn text(name: &str, text: String) -> Part {
+        Part { name: name.to_owned(), file_name: None, content_type: None, bytes: Bytes::from(text) }
+    }
+
+    /// A file part: the file's name and bytes, and its own content type, or `default` when it
+    /// has none (`application/octet-stream`, OpenAPI's default for a binary property, unless
+    /// the document's `encoding.contentType` names another).
+    pub fn file(name: &str, file: &FilePart, default: &str) -> Part {
+        Part {
+            name: name.to_owned(),
+            file_name: file.file_name.clone(),
+            content_type: Some(file.content_type.clone().unwrap_or_else(|| default.to_owned())),
+            bytes: file.bytes.clone(),
+        }
+    }
+
+    /// A part holding `json`, the JSON text of a value that is not a scalar (an object, a map,
+    /// a list of objects): one part of type `application/json`, OpenAPI's default for such a
+    /// property, or of `content_type` when the document names another.
+    pub fn json(name: &str, json: String, content_type: &str) -> Part {
+        Part {
+            name: name.to_owned(),
+            file_name: None,
+            content_type: Some(content_type.to_owned()),
+            bytes: Bytes::from(json),
+        }
+    }
+}
+
 /// The boundary of a `multipart/form-data` content type.
 pub fn boundary(content_type: &str) -> Option<String> {
     content_type.split(';').skip(1).find_map(|param| {

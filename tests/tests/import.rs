@@ -196,7 +196,7 @@ fn every_route_form_of_a_document_is_read_and_the_others_are_gaps_with_their_rea
 #[test]
 fn bodies_that_are_not_json_keep_their_kind_and_media_types() {
     let (_dir, report, imported) = import("fixtures/generated/files/openapi.json");
-    assert_eq!(report.summary.kept, 8);
+    assert_eq!(report.summary.kept, 9);
     let kinds: Vec<String> = imported
         .operations
         .iter()
@@ -253,7 +253,7 @@ fn importing_the_export_of_nested_forms_and_query_styles_gives_them_back() {
 #[test]
 fn nested_forms_and_delimited_query_lists_are_kept_and_what_the_format_cannot_hold_is_a_gap() {
     let (_dir, report, api) = import("fixtures/openapi/styles-3.0.json");
-    assert_eq!((report.summary.kept, report.summary.operations), (3, 4));
+    assert_eq!((report.summary.kept, report.summary.operations), (4, 4), "a file beside an object is kept");
     assert_eq!(
         (report.summary.params, report.summary.params_left_out),
         (13, 1),
@@ -291,7 +291,7 @@ fn nested_forms_and_delimited_query_lists_are_kept_and_what_the_format_cannot_ho
     let texts: Vec<&str> = values.values.iter().map(|v| v.wire.as_str()).collect();
     assert_eq!((texts, values.open), (vec!["true"], false));
     let left_out: Vec<(&str, usize)> = report.summary.left_out.iter().map(|(k, n)| (k.as_str(), *n)).collect();
-    assert_eq!(left_out, [("non-json-request-bodies", 1)]);
+    assert_eq!(left_out, []);
     let bodies: Vec<String> = api
         .operations
         .iter()
@@ -306,7 +306,10 @@ fn nested_forms_and_delimited_query_lists_are_kept_and_what_the_format_cannot_ho
         bodies,
         [
             "postCheckoutSessions: PostCheckoutSessionsBody application/x-www-form-urlencoded flat=false brackets=true",
-            "postFiles: PostFilesBody multipart/form-data flat=false brackets=false",
+            // Stripe's `file_link_data` says `deepObject`: brackets, a part a pair.
+            "postFiles: PostFilesBody multipart/form-data flat=false brackets=true",
+            // A file beside an object: OpenAPI's default sends the object as one JSON part.
+            "postUploads: PostUploadsBody multipart/form-data flat=false brackets=false",
         ]
     );
     // A form body the document closes (`additionalProperties: false`) refuses fields it does
@@ -755,6 +758,69 @@ fn an_object_in_a_urlencoded_form_without_deep_object_encoding_is_a_recorded_gap
     let ops = written(&imported, None);
     let body_gaps: Vec<&str> = ops.lines().filter(|l| l.trim_start().starts_with("gaps:")).collect();
     assert_eq!(body_gaps, ["      gaps: [form-objects]"], "on `pay`'s body only: {ops}");
+}
+
+#[test]
+fn a_multipart_body_keeps_its_objects_as_json_parts_and_its_lists_of_files_with_their_counts() {
+    // OpenAPI's `encoding` defaults: an object (or a list of objects) is one JSON part, a list
+    // of files a part each; only `style: deepObject` sends an object in brackets.
+    let upload = |encoding: serde_json::Value| {
+        serde_json::json!({"requestBody": {"required": true, "content": {"multipart/form-data": {
+            "schema": {"type": "object", "required": ["meta", "files"], "properties": {
+                "meta": {"type": "object", "properties": {"title": {"type": "string"}}},
+                "owners": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}},
+                "note": {"type": "string"},
+                "files": {"type": "array", "minItems": 2, "items": {"type": "string", "format": "binary"}}}},
+            "encoding": encoding}}}, "responses": {"204": {"description": "done"}}})
+    };
+    let mut default = upload(serde_json::json!({}));
+    default["operationId"] = "upload".into();
+    // Brackets only where no file is (a form in brackets is decoded whole, without files).
+    let mut deep = upload(serde_json::json!({"meta": {"style": "deepObject", "explode": true}}));
+    deep["operationId"] = "uploadDeep".into();
+    let schema = &mut deep["requestBody"]["content"]["multipart/form-data"]["schema"];
+    schema["properties"].as_object_mut().unwrap().remove("files");
+    schema["required"] = serde_json::json!(["meta"]);
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Uploads", "version": "1"},
+        "paths": {"/uploads": {"post": default}, "/deep": {"post": deep}}
+    });
+    let imported = apigen::import::import(&doc, "uploads.json").unwrap();
+    let api = lint_imported(&imported, "the uploads do not lint");
+    let found: Vec<String> = api
+        .operations
+        .iter()
+        .map(|op| {
+            let body = op.body.as_ref().unwrap();
+            let TypeKind::Object(object) = &api.ty(body.ty.named().unwrap()).kind else { panic!("an object") };
+            let fields: Vec<String> = object
+                .fields
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} {} json_part={} min_items={:?}",
+                        f.wire,
+                        f.ty,
+                        api.json_part(&f.ty),
+                        f.constraints.min_items
+                    )
+                })
+                .collect();
+            let bracketed = body.bracketed(&api, apigen::model::Encoding::Multipart);
+            format!("{}: bracketed={bracketed} {}", op.name, fields.join(", "))
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "uploadDeep: bracketed=true meta UploadBodyMeta json_part=true min_items=None, \
+             owners list<UploadDeepBodyOwnersItem> json_part=true min_items=None, note string json_part=false min_items=None",
+            "upload: bracketed=false meta UploadBodyMeta json_part=true min_items=None, \
+             owners list<UploadBodyOwnersItem> json_part=true min_items=None, note string json_part=false min_items=None, \
+             files list<file> json_part=false min_items=Some(2)",
+        ]
+    );
 }
 
 #[test]
@@ -1845,14 +1911,14 @@ fn a_json_body_keeps_its_forms_of_the_same_schema_and_the_other_media_types_are_
             "Team": {"type": "object", "properties": {"lead": {"$ref": "#/components/schemas/User"}}}}}
     });
     let imported = apigen::import::import(&doc, "users.json").unwrap();
-    assert!(imported.summary.line().contains("request-media-alternatives 2"), "{}", imported.summary.line());
+    assert!(imported.summary.line().contains("request-media-alternatives 1"), "{}", imported.summary.line());
     let api = lint_imported(&imported, "the users do not lint");
     let media = |name: &str| api.operations.iter().find(|o| o.name == name).unwrap().body.clone().unwrap().media_types;
     assert_eq!(media("createUser"), ["application/json", "multipart/form-data"]);
     assert_eq!(media("createAdmin"), ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]);
-    // A nested value travels in brackets in a urlencoded form, but as a JSON part in OpenAPI's
-    // multipart one, which the format does not read.
-    assert_eq!(media("createTeam"), ["application/json", "application/x-www-form-urlencoded"]);
+    // A nested value travels in brackets in a urlencoded form, and as one JSON part in a
+    // multipart one (OpenAPI's `encoding` default).
+    assert_eq!(media("createTeam"), ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]);
 }
 
 #[test]

@@ -1,17 +1,19 @@
 //! Bodies other than JSON on the wire, through the generated server and client of a spec that
 //! is not this repository's (`tests/fixtures/valid/files`): raw bytes streamed both ways, a
 //! form that also takes JSON and is validated like it, a multipart upload of two files and a
-//! field, CSV and plain text, a document rendered as PDF or Markdown by `Accept`, and the
+//! field, a multipart upload of an object (one JSON part) and N files (a part each), CSV and plain text, a document rendered as PDF or Markdown by `Accept`, and the
 //! 415 and 406 the router answers for media types an operation does not take or give.
 
 use apigen_runtime::Bytes;
 use apigen_runtime::client::CallBody;
 use files_client::{Client, CreateChargeContentType, Error, RenderDocumentAccept, RetryPolicy, Upload};
-use files_server::types::{AttachmentUpload, Attachments, Blob, Charge, ChargeForm, Currency, QuoteForm, Stored};
+use files_server::types::{
+    AttachmentUpload, Attachments, Blob, BundleMeta, BundleUpload, Charge, ChargeForm, Currency, QuoteForm, Stored,
+};
 use files_server::{
     ApiError, Authenticator, BlobsApi, Context, CreateChargeRequest, Credential, EchoNoteRequest, ExportChargesRequest,
     FormsApi, GetBlobRequest, PutBlobRequest, QuoteChargeRequest, RenderDocumentRequest, Secret, ServerConfig,
-    UploadAttachmentsRequest,
+    UploadAttachmentsRequest, UploadBundleRequest,
 };
 use futures_util::StreamExt;
 use serde_json::{Value, json};
@@ -109,6 +111,27 @@ impl FormsApi for Store {
         let mut files = vec![stored("document", &upload.document)];
         files.extend(upload.preview.as_ref().map(|p| stored("preview", p)));
         Ok(Attachments { title: upload.title, files })
+    }
+
+    async fn upload_bundle(&self, _: Context<()>, request: UploadBundleRequest) -> Result<Attachments, ApiError> {
+        let upload = request.body;
+        let title = format!(
+            "{} ({} pages; {})",
+            upload.meta.title,
+            upload.meta.pages.unwrap_or(0),
+            upload.labels.unwrap_or_default().join(",")
+        );
+        let files = upload
+            .files
+            .iter()
+            .map(|file| Stored {
+                field: "files".into(),
+                file_name: file.file_name.clone(),
+                content_type: file.content_type.clone(),
+                size: file.bytes.len() as i64,
+            })
+            .collect();
+        Ok(Attachments { title, files })
     }
 
     async fn export_charges(&self, _: Context<()>, _: ExportChargesRequest) -> Result<String, ApiError> {
@@ -349,6 +372,93 @@ async fn a_multipart_upload_carries_two_files_and_a_field() {
         [
             (400, json!([{"path": "/document", "message": "is required (a file)"}])),
             (400, json!([{"path": "/title", "message": "must be at least 1 characters long (found 0)"}])),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_multipart_object_is_one_json_part_and_a_list_of_files_a_part_each_both_ways() {
+    let base = start().await;
+    let client = client(&base);
+    let upload = BundleUpload {
+        meta: BundleMeta { title: "Q3".into(), pages: Some(12) },
+        labels: Some(vec!["a".into(), "b".into()]),
+        files: vec![
+            files_client::FilePart::new("one.pdf", "application/pdf", &b"%PDF"[..]),
+            files_client::FilePart { file_name: Some("two.bin".into()), content_type: None, bytes: Bytes::from("22") },
+        ],
+    };
+    // The exact parts: the object one `application/json` part, each label a part without
+    // `Content-Type` (text/plain), each file a part of the same name (one without a type of
+    // its own is `application/octet-stream`).
+    let call = client.forms().upload_bundle(upload.clone()).call().unwrap();
+    let Some(CallBody::Raw { content_type, bytes }) = call.body else { panic!("a multipart body") };
+    let boundary = content_type.strip_prefix("multipart/form-data; boundary=").expect(&content_type).to_owned();
+    let expected = [
+        "Content-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{\"title\":\"Q3\",\"pages\":12}\r\n",
+        "Content-Disposition: form-data; name=\"labels\"\r\n\r\na\r\n",
+        "Content-Disposition: form-data; name=\"labels\"\r\n\r\nb\r\n",
+        "Content-Disposition: form-data; name=\"files\"; filename=\"one.pdf\"\r\nContent-Type: application/pdf\r\n\r\n%PDF\r\n",
+        "Content-Disposition: form-data; name=\"files\"; filename=\"two.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n22\r\n",
+    ]
+    .map(|part| format!("--{boundary}\r\n{part}"))
+    .concat()
+        + &format!("--{boundary}--\r\n");
+    assert_eq!(String::from_utf8_lossy(&bytes), expected);
+
+    // The server hands the handler the object and both files.
+    let stored = client.forms().upload_bundle(upload).send().await.unwrap();
+    let file = |name: &str, content_type: &str, size| Stored {
+        field: "files".into(),
+        file_name: Some(name.into()),
+        content_type: Some(content_type.into()),
+        size,
+    };
+    let expected = Attachments {
+        title: "Q3 (12 pages; a,b)".into(),
+        files: vec![file("one.pdf", "application/pdf", 4), file("two.bin", "application/octet-stream", 2)],
+    };
+    assert_eq!(stored, expected);
+
+    // A JSON part that does not parse, one of the wrong shape, and too few files: each named
+    // by its field, as a JSON body's problems are.
+    let files = "--b\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a\"\r\n\r\nA\r\n\
+        --b\r\nContent-Disposition: form-data; name=\"files\"; filename=\"b\"\r\n\r\nB\r\n";
+    let meta = |json: &str| {
+        format!(
+            "--b\r\nContent-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{json}\r\n"
+        )
+    };
+    let bodies = [
+        format!("{}{files}--b--\r\n", meta("{\"title\": ")),
+        format!("{}{files}--b--\r\n", meta("{\"title\": 5, \"pages\": 0}")),
+        format!("{}--b--\r\n", meta("{\"title\": \"\", \"pages\": 0}")),
+    ];
+    let mut answers = Vec::new();
+    for body in bodies {
+        let request = http().post(format!("{base}/bundles")).header("content-type", "multipart/form-data; boundary=b");
+        let (status, _, answer) = answer(request.body(body)).await;
+        answers.push((status, answer));
+    }
+    let invalid = |violations: Value| json!({"error": {"code": 400, "message": "the request is invalid", "violations": violations}});
+    assert_eq!(
+        answers,
+        [
+            (
+                400,
+                invalid(
+                    json!([{"path": "/meta", "message": "is not valid JSON: EOF while parsing a value at line 1 column 10"}])
+                )
+            ),
+            (400, invalid(json!([{"path": "/meta/title", "message": "expected a string, found the number 5"}]))),
+            (
+                400,
+                invalid(json!([
+                    {"path": "/meta/title", "message": "must be at least 1 characters long (found 0)"},
+                    {"path": "/meta/pages", "message": "must be at least 1 (found 0)"},
+                    {"path": "/files", "message": "must hold at least 2 items (found 0)"}
+                ]))
+            ),
         ]
     );
 }

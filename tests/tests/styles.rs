@@ -321,7 +321,7 @@ async fn a_bad_form_names_every_violation_by_its_key() {
 }
 
 #[tokio::test]
-async fn a_multipart_form_without_files_nests_the_same_way_one_part_a_pair() {
+async fn a_multipart_form_sends_a_nested_field_as_one_json_part() {
     let base = start().await;
     let client = client(&base);
     let note = CreateNoteBody {
@@ -332,13 +332,14 @@ async fn a_multipart_form_without_files_nests_the_same_way_one_part_a_pair() {
     match call.body {
         Some(CallBody::Raw { content_type, bytes }) => {
             let boundary = content_type.strip_prefix("multipart/form-data; boundary=").expect(&content_type).to_owned();
-            let part = |name: &str, value: &str| {
-                format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
+            let part = |name: &str, head: &str, value: &str| {
+                format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n{head}\r\n{value}\r\n")
             };
+            // OpenAPI's `encoding` default: an object is one `application/json` part, not a
+            // part a pair in brackets.
             let expected = [
-                part("text", "hello"),
-                part("link[create]", "true"),
-                part("link[metadata][k]", "v"),
+                part("text", "", "hello"),
+                part("link", "Content-Type: application/json\r\n", r#"{"create":true,"metadata":{"k":"v"}}"#),
                 format!("--{boundary}--\r\n"),
             ]
             .concat();

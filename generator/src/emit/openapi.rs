@@ -429,7 +429,7 @@ impl Document<'_> {
                 media.push(("example", example));
             }
             if matches!(encoding, Encoding::Form | Encoding::Multipart)
-                && let Some(nested) = self.nested_form_encoding(body)
+                && let Some(nested) = self.nested_form_encoding(body, encoding)
             {
                 media.push(("encoding", nested));
             }
@@ -442,9 +442,9 @@ impl Document<'_> {
     /// The `encoding` of a form body in brackets: each field that is not a scalar or a list of
     /// scalars travels as `deepObject`, exploded (as Stripe's document says it), and with the
     /// body's `style: deepObject` a list of scalars too; `None` for a flat form, whose fields
-    /// travel as OpenAPI's default says.
-    fn nested_form_encoding(&self, body: &crate::model::Body) -> Option<Value> {
-        if !body.bracketed(self.api) {
+    /// travel as OpenAPI's default says (a multipart form's nested field: one JSON part).
+    fn nested_form_encoding(&self, body: &crate::model::Body, encoding: Encoding) -> Option<Value> {
+        if !body.bracketed(self.api, encoding) {
             return None;
         }
         let TypeRef::Named(name) = &body.ty else { return None };

@@ -108,20 +108,16 @@ impl Importer<'_> {
         op_gaps: &mut Vec<String>,
     ) {
         // The same schema also taken as a form, without files (the JSON value has none):
-        // urlencoded, nested values in brackets; multipart, of scalars only (OpenAPI sends a
-        // nested value as a JSON part, which the format does not read). Every such media
-        // type, in the document's order.
+        // urlencoded, nested values in brackets; multipart, a nested value as one JSON part
+        // (OpenAPI's `encoding` default). Every such media type, in the document's order.
         let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
         let shape = self.form_shape(schema).filter(|(files, _)| files.is_empty());
         let forms: Vec<(&String, &Value)> = content
             .into_iter()
             .flatten()
             .filter(|(m, entry)| {
-                let fits = match (essence(m).as_str(), &shape) {
-                    ("application/x-www-form-urlencoded", Some(_)) => true,
-                    ("multipart/form-data", Some((_, nested))) => !nested,
-                    _ => false,
-                };
+                let fits = shape.is_some()
+                    && matches!(essence(m).as_str(), "application/x-www-form-urlencoded" | "multipart/form-data");
                 fits && entry.get("schema") == Some(schema)
             })
             .collect();
@@ -150,8 +146,8 @@ impl Importer<'_> {
     }
 
     /// A request body that is not JSON, as the format holds it: a form (an object, nested
-    /// values in brackets), a multipart form (an object of scalars and lists of those, plus
-    /// files: `format: binary`), text (`string`) or raw bytes. The first media type of the
+    /// values in brackets), a multipart form (an object, plus files: `format: binary`; a
+    /// nested value one JSON part), text (`string`) or raw bytes. The first media type of the
     /// content that fits decides; `None` when none does.
     fn other_body(
         &mut self,
@@ -190,7 +186,9 @@ impl Importer<'_> {
                 let mut typed = self.schema(&inline, &at);
                 typed.description = None;
                 let mut keys = vec![("media_type", json!(media_essence))];
-                if brackets_lists(self.doc.value, entry, &schema) {
+                if brackets_lists(self.doc.value, entry, &schema)
+                    || multipart && objects_deep(self.doc.value, entry, &schema)
+                {
                     keys.push(("style", json!("deepObject")));
                 }
                 if !multipart && objects_exploded(self.doc.value, entry, &schema) {
@@ -202,7 +200,12 @@ impl Importer<'_> {
                 if let Some(Value::Object(out)) = node.get_mut("fields") {
                     for (name, file) in fields {
                         if let Some(Value::Object(field)) = out.get_mut(&name) {
-                            field.retain(|k, _| matches!(k.as_str(), "optional" | "description"));
+                            // A list of files keeps how many it holds (`minItems`): its sample
+                            // sends that many, a part each.
+                            let counts = |k: &str| {
+                                file == FormField::Files && matches!(k, "min_items" | "max_items" | "exact_items")
+                            };
+                            field.retain(|k, _| matches!(k.as_str(), "optional" | "description") || counts(k));
                             field.insert(
                                 "type".into(),
                                 json!(if file == FormField::Files { "list<file>" } else { "file" }),
@@ -235,13 +238,12 @@ impl Importer<'_> {
 
     /// The fields of a form body that are files, when the schema is an object whose every
     /// property can travel in a form (a urlencoded form: anything but a file; a multipart
-    /// one: anything without files, or scalars, lists of those and files); `None` otherwise.
+    /// one: anything); `None` otherwise.
     fn form_fields(&self, schema: &Value, multipart: bool) -> Option<Vec<(String, FormField)>> {
-        let (files, nested) = self.form_shape(schema)?;
-        // Files travel in a multipart form of scalars only; a form without files holds any
-        // value, nested ones in brackets (`items[0][price]=x`).
-        let fits = if multipart { files.is_empty() || !nested } else { files.is_empty() };
-        fits.then_some(files)
+        let (files, _) = self.form_shape(schema)?;
+        // A multipart form holds files and any value (a nested one as a JSON part); a
+        // urlencoded form no file, nested values in brackets (`items[0][price]=x`).
+        (multipart || files.is_empty()).then_some(files)
     }
 
     /// The fields of an object schema that are files, and whether any other field is not a
@@ -291,6 +293,21 @@ fn brackets_lists(doc: &Value, entry: &Value, schema: &Value) -> bool {
             .and_then(|p| refs::lookup_value(doc, p))
             .is_some_and(|p| p.get("type") == Some(&json!("array")));
         list && how.get("style") == Some(&json!("deepObject"))
+    })
+}
+
+/// Whether a multipart form's `encoding` sends an object property in brackets (`style:
+/// deepObject`, `link[create]=true`, a part each) rather than as OpenAPI's default, one JSON
+/// part: then the whole form travels in brackets.
+fn objects_deep(doc: &Value, entry: &Value, schema: &Value) -> bool {
+    let Some(properties) = schema_properties(doc, schema).and_then(|p| p.as_object().cloned()) else { return false };
+    let Some(encoding) = entry.get("encoding").and_then(Value::as_object) else { return false };
+    encoding.iter().any(|(name, how)| {
+        let object = properties
+            .get(name)
+            .and_then(|p| refs::lookup_value(doc, p))
+            .is_some_and(|p| p.get("type") == Some(&json!("object")) || p.get("properties").is_some());
+        object && how.get("style") == Some(&json!("deepObject"))
     })
 }
 

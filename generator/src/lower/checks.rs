@@ -395,7 +395,7 @@ impl Lowerer<'_> {
     /// The parameters of a list convention are shared optional query parameters; `at`
     /// locates the convention.
     /// Bodies that are not JSON: each media type suits the body's type (a form's object, a
-    /// multipart object of scalars that may hold files, text a `string`, raw bytes `bytes`);
+    /// multipart object that may hold files, text a `string`, raw bytes `bytes`);
     /// `bytes` is only ever a whole body, and `file` only a field of a multipart body's object.
     pub(super) fn check_media(&mut self, operations: &[Operation]) {
         let mut multipart_objects: BTreeSet<String> = BTreeSet::new();
@@ -488,15 +488,10 @@ impl Lowerer<'_> {
     fn media_problem(&self, ty: &TypeRef, media: &str, response: bool) -> Option<String> {
         let object_fields = |ty: &TypeRef| match ty {
             TypeRef::Named(n) => match &self.types[n].kind {
-                TypeKind::Object(o) => Some(o.fields.clone()),
+                TypeKind::Object(o) => Some(&o.fields),
                 _ => None,
             },
             _ => None,
-        };
-        let scalar = |ty: &TypeRef| match ty {
-            TypeRef::Named(n) => matches!(self.types[n].kind, TypeKind::Enum(_)),
-            TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
-            _ => true,
         };
         match body_encoding(ty, media) {
             Encoding::Json if matches!(ty, TypeRef::File) || contains(ty, &TypeRef::File) => {
@@ -506,25 +501,13 @@ impl Lowerer<'_> {
             Encoding::Form | Encoding::Multipart if response => {
                 Some(format!("cannot be answered as `{media}`: forms travel in requests"))
             }
-            encoding @ (Encoding::Form | Encoding::Multipart) => {
-                let Some(fields) = object_fields(ty) else {
-                    return Some(format!("is sent as `{media}`, so its type is an object, not `{ty}`"));
-                };
-                let file_ok = encoding == Encoding::Multipart;
-                let is_file =
-                    |f: &Field| f.ty == TypeRef::File || matches!(&f.ty, TypeRef::List(i) if **i == TypeRef::File);
-                if !file_ok || !fields.iter().any(is_file) {
-                    // A form without files holds any value at any depth, nested ones in
-                    // brackets (`items[0][price]=x`); a file in a urlencoded one is refused
-                    // with the other fields.
-                    return None;
-                }
-                let bad = fields.iter().find(|f| {
-                    let file = f.ty == TypeRef::File || matches!(&f.ty, TypeRef::List(i) if **i == TypeRef::File);
-                    let value = scalar(&f.ty) || matches!(&f.ty, TypeRef::List(i) if scalar(i));
-                    !(value || file && file_ok)
-                });
-                bad.map(|f| format!("is sent as `{media}`, whose field `{}` cannot be `{}`: a multipart form with files holds scalars, enumerations, lists of those and files (one without files, or an `application/x-www-form-urlencoded` one, may nest objects and lists)", f.wire, f.ty))
+            Encoding::Form | Encoding::Multipart => {
+                // A form holds any value at any depth: a urlencoded one nests in brackets
+                // (`items[0][price]=x`), a multipart one sends a nested value as one JSON
+                // part; a file outside a multipart body is refused with the other fields.
+                object_fields(ty)
+                    .is_none()
+                    .then(|| format!("is sent as `{media}`, so its type is an object, not `{ty}`"))
             }
             Encoding::Text if *ty != TypeRef::String => {
                 Some(format!("is text (`{media}`), so its type is `string`, not `{ty}`"))

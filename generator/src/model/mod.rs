@@ -120,6 +120,24 @@ impl Api {
         })
     }
 
+    /// Whether `ty` is an object with a field that is a file or a list of files.
+    pub fn holds_files(&self, ty: &TypeRef) -> bool {
+        let TypeRef::Named(name) = ty else { return false };
+        let Some(TypeKind::Object(object)) = self.types.get(name).map(|d| &d.kind) else { return false };
+        object.fields.iter().any(|f| f.ty.is_file_or_files())
+    }
+
+    /// Whether a field of type `ty` of a multipart body travels as ONE part holding its JSON
+    /// (OpenAPI's default for an object, a map, a list of objects: `application/json`); a
+    /// scalar, a list of scalars (a part each), a file or a list of files does not.
+    pub fn json_part(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::List(inner) => !(**inner == TypeRef::File || self.form_scalar(inner)),
+            TypeRef::File => false,
+            other => !self.form_scalar(other),
+        }
+    }
+
     /// The group of an operation. Lowering guarantees every operation's tag exists.
     pub fn tag_of(&self, op: &Operation) -> &Tag {
         &self.tags[self.tag_index[&op.tag]]
@@ -892,10 +910,16 @@ pub struct Body {
 }
 
 impl Body {
-    /// Whether the body, as a form, travels in brackets (`apigen_runtime::form`): it nests, or
-    /// its style says so; otherwise a form is written and read field by field.
-    pub fn bracketed(&self, api: &Api) -> bool {
-        self.brackets || !api.flat_form(&self.ty)
+    /// Whether the body, as a form of `encoding`, travels in brackets (`apigen_runtime::form`);
+    /// otherwise it is written and read field by field. A urlencoded form does when it nests
+    /// or its style says so. A multipart one only when its style says so (`deepObject`, and
+    /// it holds no file): by OpenAPI's `encoding` defaults a nested field is one part holding
+    /// its JSON.
+    pub fn bracketed(&self, api: &Api, encoding: Encoding) -> bool {
+        match encoding {
+            Encoding::Multipart => self.brackets && !api.holds_files(&self.ty),
+            _ => self.brackets || !api.flat_form(&self.ty),
+        }
     }
 }
 

@@ -186,6 +186,15 @@ impl fmt::Display for TypeRef {
 }
 
 impl TypeRef {
+    /// Whether this is `file` or `list<file>`: a field of a multipart body that is files.
+    pub fn is_file_or_files(&self) -> bool {
+        match self {
+            TypeRef::File => true,
+            TypeRef::List(inner) => **inner == TypeRef::File,
+            _ => false,
+        }
+    }
+
     /// The named type this reference ends in, through lists and maps.
     pub fn named(&self) -> Option<&str> {
         match self {

@@ -203,6 +203,17 @@ impl Core {
         encode::json_param(place, name, value, self.validates())
     }
 
+    /// The part of a multipart body's field that is not a scalar (an object, a map, a list of
+    /// objects): its JSON, one part of `content_type` (OpenAPI's default `application/json`).
+    pub fn json_part<T: serde::Serialize>(
+        &self,
+        name: &'static str,
+        value: &T,
+        content_type: &str,
+    ) -> Result<crate::media::Part, Error> {
+        encode::json_part(name, value, content_type)
+    }
+
     /// A `multipart/form-data` body of these parts (generated code lists them).
     pub fn multipart(&self, parts: &[crate::media::Part]) -> CallBody {
         encode::multipart(parts)

@@ -118,6 +118,19 @@ pub(super) fn json_param<T: serde::Serialize + Validate>(
         .map_err(|e| Error::Config(format!("the {place} parameter `{name}` cannot be serialized: {e}")))
 }
 
+/// The part of a multipart body's field that is not a scalar: its JSON in one part of
+/// `content_type` (`application/json` unless the document names another). The body was
+/// checked whole before.
+pub(super) fn json_part<T: serde::Serialize>(
+    name: &'static str,
+    value: &T,
+    content_type: &str,
+) -> Result<crate::media::Part, Error> {
+    let json = crate::json::writing(crate::json::Direction::Request, || serde_json::to_string(value))
+        .map_err(|e| Error::Config(format!("the multipart field `{name}` cannot be serialized: {e}")))?;
+    Ok(crate::media::Part::json(name, json, content_type))
+}
+
 /// A `multipart/form-data` body of these parts.
 pub(super) fn multipart(parts: &[crate::media::Part]) -> CallBody {
     let (content_type, bytes) = crate::media::write_multipart(parts);

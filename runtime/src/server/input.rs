@@ -722,6 +722,13 @@ impl Input {
         matches!(self.encoding(), Encoding::Form | Encoding::Multipart)
     }
 
+    /// Whether the body is `multipart/form-data`, for an operation taking a form both ways,
+    /// whose urlencoded form nests in brackets where a multipart one sends a nested value as
+    /// one JSON part.
+    pub fn is_multipart(&self) -> bool {
+        self.encoding() == Encoding::Multipart
+    }
+
     fn encoding(&self) -> Encoding {
         let content_type = self.headers.get(axum::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
         content_type.map_or(Encoding::Json, crate::media::encoding)
@@ -895,6 +902,53 @@ impl Input {
                 }
             })
             .collect()
+    }
+
+    /// A field of a multipart body that is not a scalar (an object, a map, a list of objects,
+    /// JSON): ONE part holding its JSON, as OpenAPI's `encoding` defaults say (a part of type
+    /// `application/json`; a part sent without `Content-Type`, or as a file, is read the same
+    /// way). Decoded strictly, each violation named under the field (`/meta/size`); the
+    /// constraints are checked with the whole body ([`Input::check_body`]). `None` when absent
+    /// (a violation when `required`), given twice, or invalid.
+    pub fn form_json<T: FromJson>(&mut self, name: &str, required: bool) -> Option<T> {
+        let at = pointer(name);
+        let (values, count) = self.take_form(name, 1);
+        let bytes = match (values.as_slice(), count) {
+            (_, 2..) => {
+                self.fail(at, "is given more than once");
+                return None;
+            }
+            ([], _) => {
+                if required {
+                    self.fail(at, "is required");
+                }
+                return None;
+            }
+            ([FormValue::Text(text)], _) => Bytes::copy_from_slice(text.as_bytes()),
+            ([FormValue::File(file)], _) => file.bytes.clone(),
+            _ => return None,
+        };
+        let value = match crate::json::parse_strict(&bytes) {
+            Ok(value) => value,
+            Err(crate::json::StrictParseError::Syntax(error)) => {
+                self.fail(at, format!("is not valid JSON: {error}"));
+                return None;
+            }
+            Err(crate::json::StrictParseError::DuplicateKeys(paths)) => {
+                for path in paths {
+                    self.fail(format!("{at}{path}"), "is given more than once in the object");
+                }
+                return None;
+            }
+        };
+        match crate::json::decode::<T>(value, Mode::Strict) {
+            Ok(decoded) => Some(decoded),
+            Err(found) => {
+                let named = found.0.into_iter().map(|v| Violation::new(format!("{at}{}", v.path), v.message));
+                self.violations.extend(named);
+                None
+            }
+        }
     }
 
     fn parse_form<T: FromParam>(&mut self, at: &str, text: &str) -> Option<T> {

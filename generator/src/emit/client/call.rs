@@ -247,7 +247,7 @@ impl ClientEmitter<'_> {
                 Encoding::Json => quote! { core.body(#value)? },
                 Encoding::Text => quote! { core.text(#value, #media) },
                 Encoding::Binary => quote! { core.upload(#value, #media) },
-                encoding @ (Encoding::Form | Encoding::Multipart) if body.bracketed(self.api) => {
+                encoding @ (Encoding::Form | Encoding::Multipart) if body.bracketed(self.api, encoding) => {
                     let multipart = encoding == Encoding::Multipart;
                     let indexed = body.brackets;
                     quote! { core.nested_form(#value, #multipart, #indexed)? }
@@ -277,7 +277,12 @@ impl ClientEmitter<'_> {
         let mut writes = Vec::new();
         for field in object.fields.iter().filter(|f| f.constant.is_none() && f.access != Access::ReadOnly) {
             let member = ident(&field.rust);
-            let inner = form_write(field, multipart);
+            let inner = if multipart && self.api.json_part(&field.ty) {
+                let wire = &field.wire;
+                quote! { __parts.push(core.json_part(#wire, item, "application/json")?); }
+            } else {
+                form_write(field, multipart)
+            };
             writes.push(match field.presence(def.usage) {
                 Presence::Required | Presence::Defaulted => quote! {{ let item = &#value.#member; #inner }},
                 Presence::Optional | Presence::Nullable => {
@@ -396,32 +401,20 @@ fn joined(list: TokenStream, inner: &TypeRef, delimiter: &str) -> TokenStream {
     quote! { #list.iter().map(|item| #item).collect::<::std::vec::Vec<::std::string::String>>().join(#delimiter) }
 }
 
-/// Writing the form field `item` (a reference) as a form pair or a multipart part.
+/// Writing the form field `item` (a reference) as a form pair or a multipart part: a scalar
+/// (a text part, or a part each item of a list) or a file (a part each file of a list), each
+/// file `application/octet-stream` unless it names its own type.
 fn form_write(field: &crate::model::Field, multipart: bool) -> TokenStream {
     let wire = &field.wire;
     let push = |text: TokenStream| {
         if multipart {
-            quote! {
-                __parts.push(::apigen_runtime::codegen::Part {
-                    name: ::std::string::String::from(#wire),
-                    file_name: ::core::option::Option::None,
-                    content_type: ::core::option::Option::None,
-                    bytes: ::apigen_runtime::Bytes::from(#text),
-                });
-            }
+            quote! { __parts.push(::apigen_runtime::codegen::Part::text(#wire, #text)); }
         } else {
             quote! { __fields.push((#wire, #text)); }
         }
     };
     let file = |part: TokenStream| {
-        quote! {
-            __parts.push(::apigen_runtime::codegen::Part {
-                name: ::std::string::String::from(#wire),
-                file_name: #part.file_name.clone(),
-                content_type: #part.content_type.clone(),
-                bytes: #part.bytes.clone(),
-            });
-        }
+        quote! { __parts.push(::apigen_runtime::codegen::Part::file(#wire, #part, "application/octet-stream")); }
     };
     match &field.ty {
         TypeRef::File => file(quote!(item)),

@@ -180,23 +180,40 @@ impl ServerEmitter<'_> {
         if !form {
             return quote! { let body = #json; };
         }
-        let form = if !body.bracketed(self.api) {
-            let fields = self.read_form(&body.ty);
-            // Absent is not empty: an optional form body sent as nothing has no field to miss.
-            if body.optional {
-                quote! { if __input.body_is_empty() { ::core::option::Option::None } else { #fields } }
-            } else {
-                // Required: a request sending nothing is refused, not read as a form without fields.
-                quote! { if __input.required_form() { #fields } else { ::core::option::Option::None } }
+        // A urlencoded form and a multipart one may be read alike (both field by field, or
+        // both whole in brackets) or not (a nested value: brackets in the one, a JSON part in
+        // the other).
+        let urlencoded = encodings.contains(&Encoding::Form).then(|| self.read_form_as(body, Encoding::Form));
+        let multipart = encodings.contains(&Encoding::Multipart).then(|| self.read_form_as(body, Encoding::Multipart));
+        let form = match (urlencoded, multipart) {
+            (Some(urlencoded), Some(multipart)) if urlencoded.to_string() != multipart.to_string() => {
+                quote! { if __input.is_multipart() { #multipart } else { #urlencoded } }
             }
-        } else {
-            // Nested objects and lists, in brackets: decoded whole, like JSON.
-            quote! { __input.form_body::<#ty>(#required) }
+            (Some(one), _) | (None, Some(one)) => one,
+            (None, None) => unreachable!("a form body has a form's encoding"),
         };
         if encodings.contains(&Encoding::Json) {
             quote! { let body = if __input.is_form() { #form } else { #json }; }
         } else {
             quote! { let body = #form; }
+        }
+    }
+
+    /// A form body of `encoding` read: field by field, or nested values in brackets decoded
+    /// whole like JSON.
+    fn read_form_as(&self, body: &crate::model::Body, encoding: Encoding) -> TokenStream {
+        let required = !body.optional;
+        if body.bracketed(self.api, encoding) {
+            let ty = self.paths.ty(self.api, &body.ty);
+            return quote! { __input.form_body::<#ty>(#required) };
+        }
+        let fields = self.read_form(&body.ty);
+        // Absent is not empty: an optional form body sent as nothing has no field to miss.
+        if body.optional {
+            quote! { if __input.body_is_empty() { ::core::option::Option::None } else { #fields } }
+        } else {
+            // Required: a request sending nothing is refused, not read as a form without fields.
+            quote! { if __input.required_form() { #fields } else { ::core::option::Option::None } }
         }
     }
 
@@ -264,6 +281,16 @@ impl ServerEmitter<'_> {
         let field_required = matches!(field.presence(def.usage), Presence::Required | Presence::Nullable)
             || (field.access == crate::model::Access::WriteOnly && !field.optional);
         match &field.ty {
+            ty if self.api.json_part(ty) => {
+                // One part of JSON (only a multipart form reads such a field by field); a list
+                // not given is the empty list, as a form's lists are.
+                let rust = self.paths.ty(self.api, ty);
+                if matches!(ty, TypeRef::List(_)) {
+                    quote! { __input.form_json::<#rust>(#wire, false).unwrap_or_default() }
+                } else {
+                    quote! { __input.form_json::<#rust>(#wire, #field_required) }
+                }
+            }
             TypeRef::File => quote! { __input.form_file(#wire, #field_required) },
             TypeRef::List(inner) if **inner == TypeRef::File => quote! { __input.form_files(#wire) },
             TypeRef::List(inner) => {
