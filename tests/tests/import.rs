@@ -552,6 +552,36 @@ fn patterns_with_look_around_and_backreferences_are_kept_and_checked() {
 }
 
 #[test]
+fn pem_and_look_ahead_patterns_without_examples_are_kept_and_sampled_by_a_real_match() {
+    // ACM's certificate body (line breaks by code, `\u000A`), and a look-ahead the shortest
+    // walk misses: both were a gap `patterns` (the pattern dropped, the sample breaking it).
+    let acm = r"-{5}BEGIN CERTIFICATE-{5}\u000D?\u000A([A-Za-z0-9/+]{64}\u000D?\u000A)*[A-Za-z0-9/+]{1,64}={0,2}\u000D?\u000A-{5}END CERTIFICATE-{5}(\u000D?\u000A)?";
+    let pin = "^(?=.*[0-9])[a-z0-9]{6}$";
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Certificates", "version": "1"},
+        "paths": {"/certificates": {"post": {"operationId": "importCertificate",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Import"}}}},
+            "responses": {"204": {"description": "done"}}}}},
+        "components": {"schemas": {"Import": {"type": "object", "required": ["certificate", "pin"], "properties": {
+            "certificate": {"type": "string", "minLength": 1, "maxLength": 32768, "pattern": acm},
+            "pin": {"type": "string", "pattern": pin}
+        }}}}
+    });
+    let imported = apigen::import::import(&doc, "certificates.json").unwrap();
+    assert!(!imported.summary.line().contains("patterns"), "{}", imported.summary.line());
+    let api = lint_imported(&imported, "the patterns do not lint");
+    let op = api.operations.iter().find(|op| op.name == "importCertificate").unwrap();
+    let body = apigen::model::sample::of_body(&api, op).unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({"certificate": "-----BEGIN CERTIFICATE-----\nA\n-----END CERTIFICATE-----", "pin": "000000"})
+    );
+    assert!(apigen::model::pattern::matches(acm, body["certificate"].as_str().unwrap()));
+    assert!(apigen::model::pattern::matches(pin, body["pin"].as_str().unwrap()));
+}
+
+#[test]
 fn constraints_on_list_items_are_kept_as_the_lists_item_constraints() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

@@ -2,9 +2,11 @@
 //! common subset APIs write (`^CR[0-9a-fA-F]{32}$`, `^[a-z][a-z0-9-]{2,62}$`, `\d{4}-\d{2}`,
 //! `(ab|cd)+`): literals, escapes (`\d`, `\w`, `\s`, `\.`), classes (negated ones too), groups
 //! with alternatives (the first is taken), and quantifiers (`?`, `*`, `+`, `{n}`, `{n,}`,
-//! `{n,m}`, lazy or not), look-around read as writing nothing. Anything else (backreferences,
-//! `\b`) gives `None`, and the result is always checked against the engine the generated code
-//! matches with before it is used.
+//! `{n,m}`, lazy or not), characters by their code (`\u000A`, `\x{0D}`), look-around read as
+//! writing nothing. A walk writes each class's first character; when the engine refuses it (a
+//! look-ahead it did not meet), each class's last, then their characters in turn. Anything
+//! else (backreferences, `\b`) gives `None`, and the result is always checked against the
+//! engine the generated code matches with before it is used.
 //!
 //! Which engine that is, is decided here as in the runtime's `validate::Pattern`: the regex
 //! crate's syntax, matched in linear time (regex-lite); a pattern only a backtracking engine
@@ -58,12 +60,12 @@ pub fn needs_backtracking(pattern: &str) -> bool {
 pub fn sample(pattern: &str, min: usize, max: usize) -> Option<String> {
     let regex = Engine::compile(pattern).ok()?;
     let nodes = Parser { chars: pattern.chars().collect(), at: 0 }.alternatives()?;
-    let walk = |extra: usize| {
+    let walk_with = |extra: usize, pick: Pick| {
         let mut out = String::new();
-        write(&nodes, extra, &mut out);
+        write(&nodes, extra, &mut Writer { pick, classes: 0 }, &mut out);
         out
     };
-    let length = |extra: usize| walk(extra).chars().count();
+    let length = |extra: usize| walk_with(extra, Pick::First).chars().count();
     // The walk grows with `extra` (each open repetition written that many times more): the
     // least `extra` reaching `min`, found by doubling then halving (`[0-9a-f]+` of exactly 40
     // characters is extra 39), then a few more in case the engine refuses the first walk.
@@ -80,15 +82,49 @@ pub fn sample(pattern: &str, min: usize, max: usize) -> Option<String> {
         if length(middle) < min { low = middle + 1 } else { high = middle }
     }
     for extra in high..high + 8 {
-        let out = walk(extra);
-        if out.chars().count() > max {
-            break;
-        }
-        if regex.is_match(&out) {
-            return Some(out);
+        // Each class's first character; failing that (a look-ahead wanting a digit somewhere,
+        // `(?=.*[0-9])[a-z0-9]{6}`), its last, then its characters in turn (`a0a0..`, for
+        // look-aheads wanting a letter and a digit).
+        for pick in [Pick::First, Pick::Last, Pick::Turns] {
+            let out = walk_with(extra, pick);
+            if out.chars().count() > max {
+                return None;
+            }
+            if regex.is_match(&out) {
+                return Some(out);
+            }
         }
     }
     None
+}
+
+/// Which character of a class a walk writes.
+#[derive(Debug, Clone, Copy)]
+enum Pick {
+    /// The first it names.
+    First,
+    /// The last it names.
+    Last,
+    /// Each in turn, counting every class written.
+    Turns,
+}
+
+/// A walk's choices: how it picks, and how many classes it wrote.
+struct Writer {
+    pick: Pick,
+    classes: usize,
+}
+
+impl Writer {
+    fn pick(&mut self, candidates: &[char]) -> Option<char> {
+        let at = match self.pick {
+            Pick::First => 0,
+            Pick::Last => candidates.len().saturating_sub(1),
+            Pick::Turns => self.classes % candidates.len().max(1),
+        };
+        self.classes += 1;
+        candidates.get(at).copied()
+    }
 }
 
 /// A piece of a pattern.
@@ -96,8 +132,8 @@ pub fn sample(pattern: &str, min: usize, max: usize) -> Option<String> {
 enum Node {
     /// One character.
     Char(char),
-    /// One character of a class: the one to write.
-    Class(char),
+    /// One character of a class: the candidates to write, in the order the class names them.
+    Class(Vec<char>),
     /// A group: its alternatives (the first is written).
     Group(Vec<Vec<Node>>),
     /// A node repeated at least `min`, at most `max` times.
@@ -107,20 +143,21 @@ enum Node {
 }
 
 /// Writes the shortest string of `nodes`, each open repetition `extra` times more.
-fn write(alternatives: &[Vec<Node>], extra: usize, out: &mut String) {
+fn write(alternatives: &[Vec<Node>], extra: usize, writer: &mut Writer, out: &mut String) {
     for node in alternatives.first().into_iter().flatten() {
-        write_node(node, extra, out);
+        write_node(node, extra, writer, out);
     }
 }
 
-fn write_node(node: &Node, extra: usize, out: &mut String) {
+fn write_node(node: &Node, extra: usize, writer: &mut Writer, out: &mut String) {
     match node {
-        Node::Char(c) | Node::Class(c) => out.push(*c),
-        Node::Group(alternatives) => write(alternatives, extra, out),
+        Node::Char(c) => out.push(*c),
+        Node::Class(candidates) => out.extend(writer.pick(candidates)),
+        Node::Group(alternatives) => write(alternatives, extra, writer, out),
         Node::Repeat(inner, min, max) => {
             let count = max.map_or(min + extra, |max| (min + extra).min(max));
             for _ in 0..count {
-                write_node(inner, extra, out);
+                write_node(inner, extra, writer, out);
             }
         }
         Node::Anchor => {}
@@ -166,7 +203,7 @@ impl Parser {
     fn atom(&mut self) -> Option<Node> {
         match self.next()? {
             '^' | '$' => Some(Node::Anchor),
-            '.' => Some(Node::Class('a')),
+            '.' => Some(Node::Class(vec!['a', 'A', '0'])),
             '(' => {
                 if self.peek() == Some('?') {
                     self.at += 1;
@@ -194,7 +231,7 @@ impl Parser {
                 (self.next()? == ')').then_some(Node::Group(alternatives))
             }
             '[' => self.class(),
-            '\\' => self.escape(false).map(Node::Class),
+            '\\' => self.escape(false).map(|c| Node::Class(vec![c])),
             c if "*+?{".contains(c) => None,
             c => Some(Node::Char(c)),
         }
@@ -216,10 +253,38 @@ impl Parser {
             'W' | 'S' => Some('-'),
             'n' => Some('\n'),
             't' => Some('\t'),
+            'r' => Some('\r'),
+            'f' => Some('\u{c}'),
+            'v' => Some('\u{b}'),
             'b' if in_class => Some('\u{8}'),
+            // A character by its code (`\u000D`, `\x0A`, `\x{2028}`, `\U0000000A`): PEM patterns
+            // write their line breaks so (ACM's `-{5}BEGIN CERTIFICATE-{5}\u000D?\u000A..`).
+            'x' => self.code(2),
+            'u' => self.code(4),
+            'U' => self.code(8),
             c if c.is_ascii_alphanumeric() => None, // `\b`, `\p{..}`, backreferences...
             c => Some(c),
         }
+    }
+
+    /// The character of a code after `\x`, `\u` or `\U`: `digits` hexadecimal digits, or any
+    /// number of them in braces (`\x{2028}`).
+    fn code(&mut self, digits: usize) -> Option<char> {
+        let mut hex = String::new();
+        if self.peek() == Some('{') {
+            self.at += 1;
+            while let Some(c) = self.next() {
+                if c == '}' {
+                    break;
+                }
+                hex.push(c);
+            }
+        } else {
+            for _ in 0..digits {
+                hex.push(self.next()?);
+            }
+        }
+        char::from_u32(u32::from_str_radix(&hex, 16).ok()?)
     }
 
     /// `[...]`: the first character the class accepts (for a negated class, one of a few
@@ -254,10 +319,18 @@ impl Parser {
             members.push((low, high));
         }
         if !negated {
-            return members.first().map(|(low, _)| Node::Class(*low));
+            let mut candidates: Vec<char> = Vec::new();
+            for (low, _) in &members {
+                if !candidates.contains(low) {
+                    candidates.push(*low);
+                }
+            }
+            return (!candidates.is_empty()).then_some(Node::Class(candidates));
         }
         let inside = |c: char| members.iter().any(|(low, high)| (*low..=*high).contains(&c));
-        ['a', 'A', '0', '_', '-', 'x', 'Z', '9'].into_iter().find(|c| !inside(*c)).map(Node::Class)
+        let candidates: Vec<char> =
+            ['a', 'A', '0', '_', '-', 'x', 'Z', '9'].into_iter().filter(|c| !inside(*c)).collect();
+        (!candidates.is_empty()).then_some(Node::Class(candidates))
     }
 
     /// The atom with its quantifier, if one follows (a lazy `?` after it is read and ignored).
@@ -334,12 +407,29 @@ mod tests {
     }
 
     #[test]
+    fn pem_patterns_with_their_line_breaks_by_code_get_a_matching_sample() {
+        // ACM's certificate body, and a key written with `\r?\n` and `\x0A`.
+        let acm = r"-{5}BEGIN CERTIFICATE-{5}\u000D?\u000A([A-Za-z0-9/+]{64}\u000D?\u000A)*[A-Za-z0-9/+]{1,64}={0,2}\u000D?\u000A-{5}END CERTIFICATE-{5}(\u000D?\u000A)?";
+        assert_eq!(sample(acm, 1, 32768).as_deref(), Some("-----BEGIN CERTIFICATE-----\nA\n-----END CERTIFICATE-----"));
+        let key = r"^-----BEGIN [A-Z ]+-----\r?\n[A-Za-z0-9+/=\x0A\x{0D}]+\r?\n-----END [A-Z ]+-----\s*$";
+        assert_eq!(sample(key, 0, 4096).as_deref(), Some("-----BEGIN A-----\nA\n-----END A-----"));
+        assert_eq!(sample(r"^\u{41}\U00000042$", 0, 10).as_deref(), Some("AB"));
+    }
+
+    #[test]
+    fn look_aheads_the_first_walk_misses_are_met_by_another_pick() {
+        assert_eq!(sample(r"^(?=.*[0-9])[a-z0-9]{6}$", 0, 10).as_deref(), Some("000000"));
+        assert_eq!(sample(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,}$", 0, 64).as_deref(), Some("aA0aA0aA"));
+    }
+
+    #[test]
     fn what_cannot_be_walked_or_fit_gives_nothing() {
         assert_eq!(sample(r"^(a)\1$", 0, 10), None, "backreference");
         assert_eq!(sample("^[a-z]{20}$", 0, 10), None, "longer than allowed");
         assert_eq!(sample("(", 0, 10), None, "does not compile");
-        // The walk skips the look-ahead and writes `aaaaaaaa`, which it refuses.
-        assert_eq!(sample(r"^(?=.*[0-9]).{8}$", 0, 10), None, "a look-ahead the walk does not meet");
+        // Every walk skips the look-ahead and writes `aaaa` (the class names one range), which
+        // it refuses. (`^(?=.*[0-9]).{8}$` was such a one before walks took other picks.)
+        assert_eq!(sample(r"^(?=.*x)(?=.*y)[a-z]{4}$", 0, 10), None, "a look-ahead no walk meets");
     }
 
     #[test]
