@@ -582,6 +582,30 @@ fn pem_and_look_ahead_patterns_without_examples_are_kept_and_sampled_by_a_real_m
 }
 
 #[test]
+fn a_one_of_without_discriminator_is_sampled_by_a_value_valid_as_exactly_one_variant() {
+    // `Named` requires `name` and may have a `code`; `Coded` requires `code`. `Named`'s sample
+    // (every field) holds a `code`, so it is valid as both (`Coded` is open to `name`):
+    // OpenAPI's `oneOf` refuses it. `Coded`'s lacks `name`, so it is valid as it only.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Items", "version": "1"},
+        "paths": {"/items": {"post": {"operationId": "createItem",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+            "responses": {"204": {"description": "done"}}}}},
+        "components": {"schemas": {
+            "Item": {"oneOf": [{"$ref": "#/components/schemas/Named"}, {"$ref": "#/components/schemas/Coded"}]},
+            "Named": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "code": {"type": "string"}}},
+            "Coded": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}}}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "items.json").unwrap();
+    let api = lint_imported(&imported, "the union does not lint");
+    let op = api.operations.iter().find(|op| op.name == "createItem").unwrap();
+    let body = apigen::model::sample::of_body(&api, op).unwrap();
+    assert_eq!(body, serde_json::json!({"code": "code"}));
+}
+
+#[test]
 fn constraints_on_list_items_are_kept_as_the_lists_item_constraints() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

@@ -19,6 +19,10 @@ pub const MAX_ITEMS: u64 = 256;
 /// The most characters an invented string sample holds; a spec asking for more gives its own.
 pub const MAX_LENGTH: u64 = 4096;
 
+/// Unions without a tag nested at most this deep get a sample valid as one variant only
+/// (`Sampler::one_of`); deeper ones, the first variant's (each variant tried costs a sample).
+const ONE_OF_DEPTH: usize = 4;
+
 /// A sample of the named type.
 pub fn of_type(api: &Api, name: &str) -> Value {
     Sampler { api }.named(name, 0)
@@ -119,6 +123,7 @@ impl Sampler<'_> {
         match &def.kind {
             TypeKind::Enum(e) if e.integer => e.values[0].wire.parse::<i64>().map_or(Value::Null, Value::from),
             TypeKind::Enum(e) => Value::String(e.values[0].wire.clone()),
+            TypeKind::Union(u) if u.tag.is_none() && depth < ONE_OF_DEPTH => self.one_of(u, name, depth),
             TypeKind::Union(u) => {
                 // Past the depth limit, the variant with the smallest value, so recursion
                 // through a union ends (lowering guarantees one exists).
@@ -154,6 +159,63 @@ impl Sampler<'_> {
                 }
                 Value::Object(map)
             }
+        }
+    }
+
+    /// The sample of an untagged union (OpenAPI's `oneOf` without discriminator): the first
+    /// variant's whose sample is valid as no other variant, as the document's JSON Schema reads
+    /// it, so that it satisfies exactly one; the first variant's when none is (variants whose
+    /// objects are open and whose required fields overlap may accept every value of another).
+    /// Each variant is sampled only when the ones before failed.
+    fn one_of(&self, union: &super::Union, name: &str, depth: usize) -> Value {
+        let mut first = None;
+        for (index, variant) in union.variants.iter().enumerate() {
+            let sample = self.value(&variant.ty, &Constraints::default(), name, depth);
+            let others = union.variants.iter().enumerate().filter(|(other, _)| *other != index);
+            if others.clone().all(|(_, other)| !self.valid_as(&sample, &other.ty, depth)) {
+                return sample;
+            }
+            first.get_or_insert(sample);
+        }
+        first.unwrap_or_else(|| json!({}))
+    }
+
+    /// Whether `value` is valid as `ty`, as a document's JSON Schema reads the type: a value of
+    /// the kind, an object holding every required field (an open object takes any other), each
+    /// declared field's value valid as its type, an enumeration's listed value (an open one,
+    /// any). Past the depth limit anything is.
+    fn valid_as(&self, value: &Value, ty: &TypeRef, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return true;
+        }
+        match (ty, value) {
+            (TypeRef::Json, _) => true,
+            (TypeRef::String | TypeRef::Url | TypeRef::DateTime, Value::String(_)) => true,
+            (TypeRef::Integer, Value::Number(n)) => n.is_i64() || n.is_u64(),
+            (TypeRef::Number, Value::Number(_)) | (TypeRef::Boolean, Value::Bool(_)) => true,
+            (TypeRef::List(inner), Value::Array(items)) => items.iter().all(|i| self.valid_as(i, inner, depth + 1)),
+            (TypeRef::Map(inner), Value::Object(map)) => map.values().all(|v| self.valid_as(v, inner, depth + 1)),
+            (TypeRef::Named(name), value) => match &self.api.ty(name).kind {
+                TypeKind::Enum(e) => {
+                    let kind = if e.integer { value.is_number() } else { value.is_string() };
+                    kind && (e.open || e.values.iter().any(|v| v.wire == text_of(value)))
+                }
+                TypeKind::Union(u) => u.open || u.variants.iter().any(|v| self.valid_as(value, &v.ty, depth + 1)),
+                TypeKind::Object(o) => {
+                    let Value::Object(map) = value else { return false };
+                    let fields_valid = o.fields.iter().all(|f| match map.get(&f.wire) {
+                        None => f.optional || f.default.is_some(),
+                        Some(Value::Null) => f.nullable,
+                        Some(v) => {
+                            let constant = f.constant.as_ref().is_none_or(|c| v.as_str() == Some(c.as_str()));
+                            constant && self.valid_as(v, &f.ty, depth + 1)
+                        }
+                    });
+                    let open = o.ignores_unknown || o.additional.is_some();
+                    fields_valid && (open || map.keys().all(|k| o.field(k).is_some()))
+                }
+            },
+            _ => false,
         }
     }
 
