@@ -8,7 +8,8 @@ use apigen_runtime::Bytes;
 use apigen_runtime::client::CallBody;
 use files_client::{Client, CreateChargeContentType, Error, RenderDocumentAccept, RetryPolicy, Upload};
 use files_server::types::{
-    AttachmentUpload, Attachments, Blob, BundleMeta, BundleUpload, Charge, ChargeForm, Currency, QuoteForm, Stored,
+    AttachmentUpload, Attachments, Blob, BundleMeta, BundleOwner, BundleUpload, Charge, ChargeForm, Currency,
+    QuoteForm, Stored,
 };
 use files_server::{
     ApiError, Authenticator, BlobsApi, Context, CreateChargeRequest, Credential, EchoNoteRequest, ExportChargesRequest,
@@ -115,11 +116,13 @@ impl FormsApi for Store {
 
     async fn upload_bundle(&self, _: Context<()>, request: UploadBundleRequest) -> Result<Attachments, ApiError> {
         let upload = request.body;
+        let owners: Vec<String> = upload.owners.unwrap_or_default().iter().map(|o| o.id.to_string()).collect();
         let title = format!(
-            "{} ({} pages; {})",
+            "{} ({} pages; {}; owners {})",
             upload.meta.title,
             upload.meta.pages.unwrap_or(0),
-            upload.labels.unwrap_or_default().join(",")
+            upload.labels.unwrap_or_default().join(","),
+            owners.join(",")
         );
         let files = upload
             .files
@@ -383,12 +386,13 @@ async fn a_multipart_object_is_one_json_part_and_a_list_of_files_a_part_each_bot
     let upload = BundleUpload {
         meta: BundleMeta { title: "Q3".into(), pages: Some(12) },
         labels: Some(vec!["a".into(), "b".into()]),
+        owners: Some(vec![BundleOwner { id: 7 }, BundleOwner { id: 8 }]),
         files: vec![
             files_client::FilePart::new("one.pdf", "application/pdf", &b"%PDF"[..]),
             files_client::FilePart { file_name: Some("two.bin".into()), content_type: None, bytes: Bytes::from("22") },
         ],
     };
-    // The exact parts: the object one `application/json` part, each label a part without
+    // The exact parts: the object one `application/json` part, and so the list of objects, each label a part without
     // `Content-Type` (text/plain), each file a part of the same name (one without a type of
     // its own is `application/octet-stream`).
     let call = client.forms().upload_bundle(upload.clone()).call().unwrap();
@@ -398,6 +402,7 @@ async fn a_multipart_object_is_one_json_part_and_a_list_of_files_a_part_each_bot
         "Content-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{\"title\":\"Q3\",\"pages\":12}\r\n",
         "Content-Disposition: form-data; name=\"labels\"\r\n\r\na\r\n",
         "Content-Disposition: form-data; name=\"labels\"\r\n\r\nb\r\n",
+        "Content-Disposition: form-data; name=\"owners\"\r\nContent-Type: application/json\r\n\r\n[{\"id\":7},{\"id\":8}]\r\n",
         "Content-Disposition: form-data; name=\"files\"; filename=\"one.pdf\"\r\nContent-Type: application/pdf\r\n\r\n%PDF\r\n",
         "Content-Disposition: form-data; name=\"files\"; filename=\"two.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n22\r\n",
     ]
@@ -415,7 +420,7 @@ async fn a_multipart_object_is_one_json_part_and_a_list_of_files_a_part_each_bot
         size,
     };
     let expected = Attachments {
-        title: "Q3 (12 pages; a,b)".into(),
+        title: "Q3 (12 pages; a,b; owners 7,8)".into(),
         files: vec![file("one.pdf", "application/pdf", 4), file("two.bin", "application/octet-stream", 2)],
     };
     assert_eq!(stored, expected);
