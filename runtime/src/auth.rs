@@ -53,6 +53,27 @@ pub struct ClientCredentialsFlow {
     pub scopes: &'static [&'static str],
 }
 
+/// An OAuth 2.0 authorization-code flow of a scheme, as the spec declares it: where the user
+/// authorizes the client, where the code is exchanged for tokens and they are refreshed, and
+/// the scopes asked for. Generated clients declare one per such flow
+/// (`oauth::<SCHEME>_AUTHORIZATION_CODE`); with the runtime's `oauth2` feature,
+/// `.for_client(client_id, redirect_url)` gives the PKCE helper
+/// ([`AuthorizationCode`](crate::client::AuthorizationCode)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AuthorizationCodeFlow {
+    /// The scheme's name in the spec.
+    pub scheme: &'static str,
+    /// Where the user authorizes the client (the URL the helper opens).
+    pub authorization_url: &'static str,
+    /// Where the code is exchanged for tokens.
+    pub token_url: &'static str,
+    /// Where tokens are refreshed, when the spec names another URL than `token_url`.
+    pub refresh_url: Option<&'static str>,
+    /// The scopes asked for: those the API's operations require of the scheme that the flow
+    /// declares, each once, in the operations' order.
+    pub scopes: &'static [&'static str],
+}
+
 /// Where an API key travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyIn {

@@ -33,7 +33,7 @@ async fn start() -> String {
 }
 
 fn client(base: &str) -> Client {
-    Client::builder(base, "unused").retry(RetryPolicy::none()).build().unwrap()
+    Client::builder(base).bearer("unused").retry(RetryPolicy::none()).build().unwrap()
 }
 
 #[tokio::test]

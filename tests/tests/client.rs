@@ -41,7 +41,7 @@ async fn mock(answer: impl Fn(&MockCall) -> Result<Value, ApiError> + Send + Syn
 }
 
 fn client(base: &str) -> Client {
-    Client::builder(base, "token-1").retry(RetryPolicy::none()).build().unwrap()
+    Client::builder(base).bearer("token-1").retry(RetryPolicy::none()).build().unwrap()
 }
 
 fn space_json() -> Value {
@@ -131,7 +131,7 @@ async fn stream_reads_every_page_with_the_original_query() {
 async fn streams_stop_at_the_page_guard_and_on_a_repeated_cursor() {
     // Every page, the first included, points to "p9": the second page repeats its own cursor.
     let (base, _) = mock(|_| Ok(json!({"next": {"page": "p9"}, "count": 1, "items": [{"status": "ok"}]}))).await;
-    let guarded = Client::builder(&base, "t").max_pages(1).build().unwrap();
+    let guarded = Client::builder(&base).bearer("t").max_pages(1).build().unwrap();
     let results: Vec<_> = guarded.spaces().list_links("s").stream().collect().await;
     assert_eq!(results.len(), 2, "{results:?}");
     assert_eq!(results[1].as_ref().unwrap_err().to_string(), "stopped after 1 pages (the client's page guard)");
@@ -190,7 +190,7 @@ async fn post_is_not_retried_unless_the_caller_opts_in() {
     let (base, hits) = flaky(StatusCode::SERVICE_UNAVAILABLE).await;
     let retry =
         RetryPolicy { retry_non_idempotent: true, initial_backoff: Duration::from_millis(1), ..RetryPolicy::default() };
-    let client = Client::builder(&base, "t").retry(retry).build().unwrap();
+    let client = Client::builder(&base).bearer("t").retry(retry).build().unwrap();
     assert_eq!(client.collections().transfer("c", "o2").send().await.unwrap().id, "c");
     assert_eq!(hits.load(Ordering::SeqCst), 2);
 }
@@ -233,7 +233,7 @@ async fn api_errors_carry_the_status_code_message_and_violations() {
 #[tokio::test]
 async fn client_side_validation_fails_before_sending() {
     let (base, calls) = mock(|_| Ok(Value::Null)).await;
-    let client = Client::builder(&base, "t").validate_requests(true).build().unwrap();
+    let client = Client::builder(&base).bearer("t").validate_requests(true).build().unwrap();
     let error = client.site_structure().update_site_section("o", "s", "sec").title("x").send().await.unwrap_err();
     assert_eq!(error.to_string(), "the request is invalid: /title: must be at least 2 characters long (found 1)");
     assert!(calls.lock().unwrap().is_empty(), "nothing was sent");
@@ -306,11 +306,12 @@ async fn timeouts_and_transport_failures_are_told_apart() {
         }),
     );
     let base = serve(app).await;
-    let slow = Client::builder(&base, "t").timeout(Duration::from_millis(200)).build().unwrap();
+    let slow = Client::builder(&base).bearer("t").timeout(Duration::from_millis(200)).build().unwrap();
     assert!(matches!(slow.spaces().get("s").send().await, Err(Error::Timeout(_))));
 
     let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap();
-    let unreachable = Client::builder(format!("http://{closed}"), "t")
+    let unreachable = Client::builder(format!("http://{closed}"))
+        .bearer("t")
         .retry(RetryPolicy { max_retries: 2, initial_backoff: Duration::from_millis(1), ..RetryPolicy::default() })
         .build()
         .unwrap();

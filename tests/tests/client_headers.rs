@@ -40,7 +40,8 @@ async fn start() -> String {
 #[tokio::test]
 async fn default_and_per_call_headers_arrive_and_status_and_headers_come_back() {
     let base = start().await;
-    let client = Client::builder(&base, "token-1")
+    let client = Client::builder(&base)
+        .bearer("token-1")
         .retry(RetryPolicy::none())
         .user_agent("shop/2.0")
         .default_header("x-tenant", "acme")

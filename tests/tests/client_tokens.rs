@@ -32,6 +32,8 @@ struct Issuer {
     requests: Vec<String>,
     /// The `Authorization` headers of the token requests received.
     authorizations: Vec<String>,
+    /// The path each token request reached (`/token`, or `/refresh`).
+    paths: Vec<String>,
 }
 
 /// What the API accepts and saw.
@@ -59,18 +61,21 @@ impl World {
         let issuer = Arc::new(Mutex::new(Issuer { lifetime, ..Issuer::default() }));
         let api = Arc::new(Mutex::new(Api::default()));
         let (i, a) = (issuer.clone(), api.clone());
-        let tokens = Router::new().route(
-            "/token",
-            post(move |headers: HeaderMap, form: String| {
-                let (issuer, api) = (i.clone(), a.clone());
-                async move { token_endpoint(&issuer, &api, &headers, form).await }
-            }),
-        );
-        let a = api.clone();
-        let service = Router::new().fallback(move |headers: HeaderMap, method: axum::http::Method| {
-            let api = a.clone();
-            async move { api_answer(&api, &headers, &method) }
+        // The same endpoint at `/refresh`, as a spec's `refresh_url` may name another URL.
+        let endpoint = post(move |uri: axum::http::Uri, headers: HeaderMap, form: String| {
+            let (issuer, api) = (i.clone(), a.clone());
+            async move {
+                issuer.lock().unwrap().paths.push(uri.path().to_owned());
+                token_endpoint(&issuer, &api, &headers, form).await
+            }
         });
+        let tokens = Router::new().route("/token", endpoint.clone()).route("/refresh", endpoint);
+        let a = api.clone();
+        let service =
+            Router::new().fallback(move |headers: HeaderMap, method: axum::http::Method, uri: axum::http::Uri| {
+                let api = a.clone();
+                async move { api_answer(&api, &headers, &method, uri.path()) }
+            });
         World { issuer, api, token_url: format!("{}/token", serve(tokens).await), base_url: serve(service).await }
     }
 
@@ -82,7 +87,7 @@ impl World {
     /// A client getting its tokens from `endpoint` by the client-credentials grant.
     fn client_of(&self, endpoint: TokenEndpoint) -> Client {
         let grant = endpoint.client_credentials().scopes(["repo:read", "repo:write"]);
-        Client::builder(&self.base_url, "unused").token_provider("token", grant).build().unwrap()
+        Client::builder(&self.base_url).token_provider(grant).build().unwrap()
     }
 
     fn fetches(&self) -> usize {
@@ -153,8 +158,9 @@ async fn token_endpoint(issuer: &Mutex<Issuer>, api: &Mutex<Api>, headers: &Head
     json(StatusCode::OK, body.to_string())
 }
 
-/// `getRepo` and `createRepo` for a valid bearer token; 401 `invalid_token` otherwise.
-fn api_answer(api: &Mutex<Api>, headers: &HeaderMap, method: &axum::http::Method) -> Response {
+/// `getRepo` and `createRepo` (the vault's `listSecrets`, under `/v1/`) for a valid bearer
+/// token; 401 `invalid_token` otherwise.
+fn api_answer(api: &Mutex<Api>, headers: &HeaderMap, method: &axum::http::Method, path: &str) -> Response {
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
     let mut api = api.lock().unwrap();
     api.seen.push(authorization.clone());
@@ -167,6 +173,9 @@ fn api_answer(api: &Mutex<Api>, headers: &HeaderMap, method: &axum::http::Method
         let challenge = r#"Bearer realm="forge", error="invalid_token", error_description="expired""#;
         response.headers_mut().insert(header::WWW_AUTHENTICATE, challenge.parse().unwrap());
         return response;
+    }
+    if path.starts_with("/v1/") {
+        return json(StatusCode::OK, "[]".to_owned());
     }
     let status = if method == axum::http::Method::POST { StatusCode::CREATED } else { StatusCode::OK };
     json(status, r#"{"id": 1, "name": "hello", "full_name": "octo/hello", "private": false}"#.to_owned())
@@ -252,10 +261,7 @@ async fn a_call_is_sent_again_once_only() {
 #[tokio::test]
 async fn a_static_token_refused_with_401_is_not_sent_again() {
     let world = World::start(3600).await;
-    let client = Client::builder(&world.base_url, "unused")
-        .token_provider("token", StaticToken::new("static-token"))
-        .build()
-        .unwrap();
+    let client = Client::builder(&world.base_url).token_provider(StaticToken::new("static-token")).build().unwrap();
     let error = client.repos().get("octo", "hello").send().await.unwrap_err();
     assert_eq!(error.status(), Some(401));
     assert_eq!(world.api_saw(), ["Bearer static-token"]);
@@ -322,7 +328,7 @@ async fn authorization_code_flow() {
     assert!(form.ends_with("&redirect_uri=http%3A%2F%2F127.0.0.1%3A8400%2Fback"), "{form}");
 
     // The client first sends the token the code was exchanged for, then refreshes it.
-    let client = Client::builder(&world.base_url, "unused").token_provider("token", tokens).build().unwrap();
+    let client = Client::builder(&world.base_url).token_provider(tokens).build().unwrap();
     client.repos().get("octo", "hello").send().await.unwrap();
     assert_eq!(world.fetches(), 1);
     world.expire("access-1");
@@ -350,8 +356,7 @@ async fn a_streamed_body_refused_with_401_is_not_sent_again() {
     use apigen_runtime::client::Upload;
     let world = World::start(3600).await;
     let grant = TokenEndpoint::new(&world.token_url, CLIENT_ID).client_secret(SECRET).client_credentials();
-    let client =
-        files_client::Client::builder(&world.base_url, "unused").token_provider("token", grant).build().unwrap();
+    let client = files_client::Client::builder(&world.base_url).token_provider(grant).build().unwrap();
     world.api.lock().unwrap().refuse_all = true;
     // A stream is sent once: the call fails with the 401, the token is not even refreshed.
     let chunks = vec![Ok::<_, std::io::Error>(Bytes::from_static(b"abc"))];
@@ -363,4 +368,79 @@ async fn a_streamed_body_refused_with_401_is_not_sent_again() {
     let error = client.blobs().put("a", Upload::bytes(&b"abc"[..])).send().await.unwrap_err();
     assert_eq!(error.status(), Some(401));
     assert_eq!(world.api_saw(), ["Bearer access-1", "Bearer access-1", "Bearer access-2"]);
+}
+
+/// base64url without padding (RFC 7636 appendix A).
+fn base64url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let bits: Vec<bool> = bytes.iter().flat_map(|byte| (0..8).rev().map(move |i| byte >> i & 1 == 1)).collect();
+    let six = |chunk: &[bool]| (0..6).fold(0, |n, i| n << 1 | usize::from(chunk.get(i).copied().unwrap_or(false)));
+    bits.chunks(6).map(|chunk| char::from(ALPHABET[six(chunk)])).collect()
+}
+
+#[tokio::test]
+async fn the_specs_authorization_code_flow_from_the_url_to_refreshed_calls() {
+    use sha2::Digest;
+    let world = World::start(3600).await;
+    // The vault's flow as the spec declares it, its token and refresh URLs moved to the test's.
+    let spec = vault_client::oauth::VAULT_AUTHORIZATION_CODE;
+    assert_eq!(
+        (spec.authorization_url, spec.token_url, spec.refresh_url, spec.scopes),
+        (
+            "https://auth.vault.example.com/oauth/authorize",
+            "https://auth.vault.example.com/oauth/token",
+            Some("https://auth.vault.example.com/oauth/refresh"),
+            &["secrets:read", "secrets:write"][..],
+        )
+    );
+    let refresh_url: &'static str = Box::leak(world.token_url.replace("/token", "/refresh").into_boxed_str());
+    let token_url: &'static str = Box::leak(world.token_url.clone().into_boxed_str());
+    let moved = apigen_runtime::auth::AuthorizationCodeFlow { token_url, refresh_url: Some(refresh_url), ..spec };
+    let flow = moved.for_client(CLIENT_ID, "http://127.0.0.1:8400/back").client_secret(SECRET);
+
+    // The URL to open: its query, exactly.
+    let authorization = flow.start().unwrap();
+    let (at, query) = authorization.url.split_once('?').unwrap();
+    assert_eq!(at, "https://auth.vault.example.com/oauth/authorize");
+    let query: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+    let challenge = query.iter().find(|(name, _)| name == "code_challenge").map(|(_, v)| v.clone()).unwrap();
+    let state = authorization.state.clone();
+    let expected = [
+        ("response_type", "code"),
+        ("client_id", CLIENT_ID),
+        ("state", state.as_str()),
+        ("code_challenge", challenge.as_str()),
+        ("code_challenge_method", "S256"),
+        ("redirect_uri", "http://127.0.0.1:8400/back"),
+        ("scope", "secrets:read secrets:write"),
+    ];
+    let expected: Vec<(String, String)> = expected.iter().map(|(n, v)| ((*n).to_owned(), (*v).to_owned())).collect();
+    assert_eq!(query, expected);
+    assert_eq!(state.len(), 22, "a random state of 16 bytes, base64url");
+
+    // The code exchanged: the form carries the code, the PKCE verifier whose S256 is the
+    // challenge, and the redirect URL; the client id and secret as `Authorization: Basic`.
+    let tokens = flow.exchange(authorization, "the-code", &state).await.unwrap();
+    let form = world.issuer.lock().unwrap().requests[0].clone();
+    let fields: Vec<(String, String)> = form_urlencoded::parse(form.as_bytes()).into_owned().collect();
+    let names: Vec<&str> = fields.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["grant_type", "code", "code_verifier", "redirect_uri"]);
+    assert_eq!((fields[0].1.as_str(), fields[1].1.as_str()), ("authorization_code", "the-code"));
+    assert_eq!(fields[3].1, "http://127.0.0.1:8400/back");
+    assert_eq!(base64url(&sha2::Sha256::digest(fields[2].1.as_bytes())), challenge);
+    assert_eq!(world.issuer.lock().unwrap().authorizations, [BASIC]);
+
+    // The client sends the token the code was exchanged for, then refreshes it at the
+    // refresh URL with the refresh token, once the API refuses the first.
+    let client = vault_client::Client::builder(&world.base_url).token_provider(tokens).build().unwrap();
+    client.secrets().list().send().await.unwrap();
+    world.expire("access-1");
+    client.secrets().list().send().await.unwrap();
+    assert_eq!(world.api_saw(), ["Bearer access-1", "Bearer access-1", "Bearer access-2"]);
+    let issuer = world.issuer.lock().unwrap();
+    assert_eq!(issuer.paths, ["/token", "/refresh"]);
+    assert_eq!(
+        issuer.requests[1],
+        "grant_type=refresh_token&refresh_token=refresh-1&scope=secrets%3Aread+secrets%3Awrite"
+    );
 }

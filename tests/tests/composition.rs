@@ -89,7 +89,7 @@ async fn start() -> (String, Store) {
 }
 
 fn client(base: &str) -> Client {
-    Client::builder(base, "tok").retry(RetryPolicy::none()).build().unwrap()
+    Client::builder(base).bearer("tok").retry(RetryPolicy::none()).build().unwrap()
 }
 
 /// Sends `body` (or nothing) with `method` to `path`; the status and the body as JSON.

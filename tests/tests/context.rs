@@ -60,7 +60,7 @@ async fn a_handler_reads_the_route_the_middleware_values_and_the_remote_address(
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(apigen_runtime::listener::serve(listener, app, Default::default()));
-    let client = docs_api_client::Client::builder(format!("http://{address}"), "tok").build().unwrap();
+    let client = docs_api_client::Client::builder(format!("http://{address}")).bearer("tok").build().unwrap();
     let space = client.spaces().get("space_1").send().await.unwrap();
     assert_eq!(space.title, "getSpace GET /v1/spaces/{spaceId} req-42 127.0.0.1 user of tok");
 }

@@ -206,7 +206,7 @@ impl EventsApi for Shared {
 
 /// A client with a bearer token (the API's first scheme).
 fn client(base: &str) -> Client {
-    Client::builder(base, "tok").retry(RetryPolicy::none()).build().unwrap()
+    Client::builder(base).bearer("tok").retry(RetryPolicy::none()).build().unwrap()
 }
 
 /// A client holding only the credentials `set` gives it.

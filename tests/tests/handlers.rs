@@ -70,7 +70,7 @@ async fn start() -> String {
 }
 
 fn client(base: &str, token: &str) -> Client {
-    Client::builder(base, token).retry(RetryPolicy::none()).build().unwrap()
+    Client::builder(base).bearer(token).retry(RetryPolicy::none()).build().unwrap()
 }
 
 #[tokio::test]

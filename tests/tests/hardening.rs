@@ -559,7 +559,7 @@ async fn a_token_the_service_echoes_never_reaches_the_callers_logs() {
         false,
     )
     .await;
-    let client = Client::builder(&base, "token-secret-42").retry(RetryPolicy::none()).build().unwrap();
+    let client = Client::builder(&base).bearer("token-secret-42").retry(RetryPolicy::none()).build().unwrap();
     let error = client.spaces().get("space_1").send().await.unwrap_err();
     assert_eq!(error.to_string(), "the service answered 401: the token <redacted> is revoked");
     let Error::Api { body, .. } = &error else { panic!("{error:?}") };
@@ -568,7 +568,7 @@ async fn a_token_the_service_echoes_never_reaches_the_callers_logs() {
 }
 
 fn client(base: &str) -> docs_api_client::ClientBuilder {
-    Client::builder(base, "token-1").retry(RetryPolicy::none())
+    Client::builder(base).bearer("token-1").retry(RetryPolicy::none())
 }
 
 #[tokio::test]
@@ -603,7 +603,7 @@ async fn a_long_retry_after_ends_the_call_at_its_deadline_not_after_the_wait() {
         false,
     )
     .await;
-    let client = Client::builder(&base, "token-1").timeout(Duration::from_secs(2)).build().unwrap();
+    let client = Client::builder(&base).bearer("token-1").timeout(Duration::from_secs(2)).build().unwrap();
     let started = Instant::now();
     let error = client.spaces().get("space_1").send().await.unwrap_err();
     // The default deadline is 2 s x 4 attempts: a 60 s wait would pass it, so the 503 is

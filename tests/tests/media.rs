@@ -163,7 +163,7 @@ async fn start() -> String {
 }
 
 fn client(base: &str) -> Client {
-    Client::builder(base, "tok").retry(RetryPolicy::none()).build().unwrap()
+    Client::builder(base).bearer("tok").retry(RetryPolicy::none()).build().unwrap()
 }
 
 fn http() -> apigen_runtime::client::reqwest::Client {

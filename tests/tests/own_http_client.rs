@@ -17,7 +17,8 @@ async fn a_user_built_reqwest_client_is_used_without_a_crypto_provider_panic() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(apigen_runtime::listener::serve(listener, docs_api_server::router(service), Default::default()));
-    let client = Client::builder(format!("http://{address}"), "token-1")
+    let client = Client::builder(format!("http://{address}"))
+        .bearer("token-1")
         .http_client(http)
         .retry(RetryPolicy::none())
         .build()

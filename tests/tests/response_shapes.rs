@@ -46,7 +46,7 @@ async fn serve_statuses(answers: Vec<(&'static str, u16, Option<Value>)>) -> Cli
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(apigen_runtime::listener::serve(listener, app, Default::default()));
-    Client::builder(format!("http://{address}"), "token").retry(RetryPolicy::none()).build().unwrap()
+    Client::builder(format!("http://{address}")).bearer("token").retry(RetryPolicy::none()).build().unwrap()
 }
 
 fn space() -> Value {

@@ -27,7 +27,7 @@ async fn serve() -> (Client, Lines) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (Client::builder(base, "t").retry(RetryPolicy::none()).build().unwrap(), lines)
+    (Client::builder(base).bearer("t").retry(RetryPolicy::none()).build().unwrap(), lines)
 }
 
 #[tokio::test]

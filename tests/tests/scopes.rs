@@ -203,7 +203,7 @@ async fn the_generated_client_sends_an_oauth2_token_as_a_bearer_token_and_reads_
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(apigen_runtime::listener::serve(listener, app().0, Default::default()));
-    let client = |token: &str| vault_client::Client::builder(&base, token).build().unwrap();
+    let client = |token: &str| vault_client::Client::builder(&base).bearer(token).build().unwrap();
     let secrets = client("reader").secrets().list().send().await.unwrap();
     assert_eq!(secrets, [Secret { name: "ada".into(), value: "hunter2".into() }]);
     let error = client("writer").secrets().list().send().await.unwrap_err();
@@ -238,10 +238,7 @@ async fn the_generated_client_gets_its_own_token_from_the_specs_client_credentia
     let flow = apigen_runtime::auth::ClientCredentialsFlow { token_url, ..vault_client::oauth::VAULT };
     assert_eq!(vault_client::oauth::VAULT.scopes, ["secrets:read", "secrets:write", "admin"]);
     let client =
-        vault_client::ClientBuilder::new(&base, vault_client::USER_AGENT, vault_client::SCHEMES, &vault_client::ERRORS)
-            .client_credentials(&flow, "vault-app", "s3cret")
-            .build()
-            .unwrap();
+        vault_client::Client::builder(&base).client_credentials_of(&flow, "vault-app", "s3cret").build().unwrap();
     let secrets = client.secrets().list().send().await.unwrap();
     assert_eq!(secrets, [Secret { name: "ada".into(), value: "hunter2".into() }]);
     client.secrets().list().send().await.unwrap();

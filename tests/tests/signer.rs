@@ -118,7 +118,7 @@ async fn a_signed_request_passes_and_the_signer_sees_the_exact_body_bytes() {
     let server = Server::default();
     let base = start(server.clone()).await;
     let (seen, signer) = recording();
-    let client = Client::builder(&base, "staff").retry(RetryPolicy::none()).signer(signer).build().unwrap();
+    let client = Client::builder(&base).bearer("staff").retry(RetryPolicy::none()).signer(signer).build().unwrap();
     let pet = client.pets().put("pet_1", rex()).send().await.unwrap();
     assert_eq!(pet.name, "Rex");
     let received = server.received.lock().unwrap().clone();
@@ -139,7 +139,7 @@ async fn a_signed_request_passes_and_the_signer_sees_the_exact_body_bytes() {
 #[tokio::test]
 async fn an_unsigned_request_is_refused_by_the_server() {
     let base = start(Server::default()).await;
-    let client = Client::builder(&base, "staff").retry(RetryPolicy::none()).build().unwrap();
+    let client = Client::builder(&base).bearer("staff").retry(RetryPolicy::none()).build().unwrap();
     let error = client.pets().put("pet_1", rex()).send().await.unwrap_err();
     let Error::Api { status, message, .. } = &error else { panic!("{error:?}") };
     assert_eq!((*status, message.as_str()), (401, "missing or wrong X-Signature"));
@@ -153,7 +153,7 @@ async fn each_retry_and_each_redirect_hop_to_the_api_is_signed_again() {
     let base = start(server.clone()).await;
     let (seen, signer) = recording();
     let retry = RetryPolicy { initial_backoff: std::time::Duration::from_millis(1), ..RetryPolicy::default() };
-    let client = Client::builder(&base, "staff").retry(retry).signer(signer).build().unwrap();
+    let client = Client::builder(&base).bearer("staff").retry(retry).signer(signer).build().unwrap();
     client.pets().put("pet_1", rex()).send().await.unwrap();
     let received = server.received.lock().unwrap().clone();
     let targets: Vec<(&str, bool)> = received.iter().map(|r| (r.target.as_str(), r.signed)).collect();
@@ -168,7 +168,7 @@ async fn a_hop_away_from_the_apis_origin_is_not_signed() {
     let api = Server::default();
     *api.before.lock().unwrap() = vec![(307, Some(format!("{elsewhere_base}/v2/pets/pet_1")))];
     let base = start(api.clone()).await;
-    let client = Client::builder(&base, "staff").retry(RetryPolicy::none()).signer(hmac_signer).build().unwrap();
+    let client = Client::builder(&base).bearer("staff").retry(RetryPolicy::none()).signer(hmac_signer).build().unwrap();
     let error = client.pets().put("pet_1", rex()).send().await.unwrap_err();
     assert!(matches!(error, Error::Api { status: 401, .. }), "{error:?}");
     assert!(api.received.lock().unwrap()[0].signed);
@@ -182,7 +182,7 @@ async fn a_signer_that_fails_ends_the_call_before_anything_is_sent() {
     let server = Server::default();
     let base = start(server.clone()).await;
     let refuse = |_: &mut Signing<'_>| -> Result<(), SignError> { Err("the key is not loaded".into()) };
-    let client = Client::builder(&base, "staff").signer(refuse).build().unwrap();
+    let client = Client::builder(&base).bearer("staff").signer(refuse).build().unwrap();
     let error = client.pets().put("pet_1", rex()).send().await.unwrap_err();
     assert_eq!(error.to_string(), "the signer could not sign `putPet`: the key is not loaded");
     assert!(server.received.lock().unwrap().is_empty());

@@ -119,7 +119,7 @@ async fn start() -> String {
 }
 
 fn client(base: &str) -> Client {
-    Client::builder(base, "tok").retry(RetryPolicy::none()).build().unwrap()
+    Client::builder(base).bearer("tok").retry(RetryPolicy::none()).build().unwrap()
 }
 
 fn form() -> CheckoutForm {
@@ -478,7 +478,8 @@ async fn object_query_parameters_travel_in_brackets_or_exploded_and_arrive_whole
 
     // A client validating requests checks an object parameter before sending, naming the
     // key it would send; the first one that fails stops the call (as a body does).
-    let strict = Client::builder(&base, "tok").retry(RetryPolicy::none()).validate_requests(true).build().unwrap();
+    let strict =
+        Client::builder(&base).bearer("tok").retry(RetryPolicy::none()).validate_requests(true).build().unwrap();
     let invalid = strict
         .checkouts()
         .filter()

@@ -122,7 +122,7 @@ async fn requests_calls_and_attempts_each_have_a_span_under_tower_http_request_s
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(apigen_runtime::listener::serve(listener, router, Default::default()));
     let retry = RetryPolicy { max_retries: 2, initial_backoff: Duration::from_millis(1), ..RetryPolicy::default() };
-    let client = Client::builder(&base, "s3cret-token").retry(retry).build().unwrap();
+    let client = Client::builder(&base).bearer("s3cret-token").retry(retry).build().unwrap();
 
     // A retried call: two attempts, the first answered 503.
     let got = client.pets().get("p-1").send().await.unwrap();

@@ -38,7 +38,7 @@ async fn main() {
         })
     });
 
-    let client = Client::builder(&base, "token").retry(RetryPolicy::none()).build().expect("a client");
+    let client = Client::builder(&base).bearer("token").retry(RetryPolicy::none()).build().expect("a client");
     let http = reqwest::Client::new();
     let url = format!("{base}/v1/spaces/space_1");
 

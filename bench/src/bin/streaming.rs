@@ -108,7 +108,8 @@ async fn serve(kind: &str, total: u64) {
 async fn download(kind: &str, base: &str) -> u64 {
     let mut received = 0u64;
     if kind == "apigen" {
-        let client = files_client::Client::builder(base, "tok").timeout(Duration::from_secs(3600)).build().unwrap();
+        let client =
+            files_client::Client::builder(base).bearer("tok").timeout(Duration::from_secs(3600)).build().unwrap();
         report_idle();
         let mut download = client.blobs().get("big").send().await.expect("download");
         while let Some(chunk) = download.chunk().await.expect("chunk") {
@@ -127,7 +128,8 @@ async fn download(kind: &str, base: &str) -> u64 {
 
 async fn upload(kind: &str, base: &str, total: u64) -> u64 {
     let size = if kind == "apigen" {
-        let client = files_client::Client::builder(base, "tok").timeout(Duration::from_secs(3600)).build().unwrap();
+        let client =
+            files_client::Client::builder(base).bearer("tok").timeout(Duration::from_secs(3600)).build().unwrap();
         report_idle();
         let stream = futures_util::stream::iter(chunks(total).map(Ok::<_, std::convert::Infallible>));
         let blob = client.blobs().put("big", files_client::Upload::stream(stream)).send().await.expect("upload");

@@ -138,15 +138,15 @@ impl Client {
         base_url: impl ::core::convert::Into<::std::string::String>,
         token: impl ::core::convert::Into<::std::string::String>,
     ) -> ::core::result::Result<Self, Error> {
-        Self::builder(base_url, token).build()
+        Self::builder(base_url).token("bearerAuth", token).build()
     }
-    /// A builder for a client of the API at `base_url`, sending `token` as `Authorization: Bearer <token>` (scheme `bearerAuth`).
+    /// A builder for a client of the API at `base_url`, without credentials yet: set those of each scheme on it.
+    ///
+    /// - `bearerAuth` (`Authorization: Bearer <token>`): `.bearer(token)`, `.token_provider(provider)`
     pub fn builder(
         base_url: impl ::core::convert::Into<::std::string::String>,
-        token: impl ::core::convert::Into<::std::string::String>,
     ) -> ClientBuilder {
         ClientBuilder::new(base_url, USER_AGENT, SCHEMES, &ERRORS)
-            .token("bearerAuth", token)
     }
     /// The settings the client was built with (base URL, timeout, retry
     /// policy, ...).

@@ -7,7 +7,7 @@ use super::retry::RetryPolicy;
 use super::settings::{Credentials, Settings, Token};
 use super::sign::{Sign, Signer};
 use super::token::{TokenCache, TokenProvider};
-use crate::auth::Scheme;
+use crate::auth::{ClientCredentialsFlow, Scheme, SchemeKind};
 use crate::defaults::{DEFAULT_MAX_PAGES, DEFAULT_MAX_RESPONSE_BYTES};
 use crate::error::ErrorShape;
 use std::time::Duration;
@@ -29,6 +29,10 @@ pub struct Builder<C> {
     settings: Settings,
     /// The token providers, by scheme name (see [`Builder::token_provider`]).
     providers: Vec<(String, TokenCache)>,
+    /// The spec's client-credentials flows, which [`Builder::client_credentials`] picks from.
+    flows: &'static [ClientCredentialsFlow],
+    /// What a setter naming no scheme found no scheme for: `build()` fails with the first.
+    unplaced: Vec<String>,
     client: std::marker::PhantomData<fn() -> C>,
 }
 
@@ -59,6 +63,8 @@ impl<C: From<Core>> Builder<C> {
                 signer: None,
             },
             providers: Vec::new(),
+            flows: &[],
+            unplaced: Vec::new(),
             client: std::marker::PhantomData,
         }
     }
@@ -76,23 +82,79 @@ impl<C: From<Core>> Builder<C> {
         self
     }
 
+    /// Sends `token` as `Authorization: Bearer <token>` for the API's first bearer scheme (in
+    /// the spec's order; an `oauth2` or OpenID Connect scheme is one): a static token, never
+    /// refreshed. Another bearer scheme: [`Builder::token`] with its name. `build()` fails
+    /// when the API declares no bearer scheme.
+    pub fn bearer(mut self, token: impl Into<String>) -> Self {
+        if let Some(scheme) = self.first_scheme(".bearer(..)", "bearer", |kind| matches!(kind, SchemeKind::Bearer)) {
+            self.set_credentials(scheme, Credentials::Token(Token::new(token)));
+        }
+        self
+    }
+
+    /// Sends `key` as the API's first API-key scheme says (a header, a query parameter or a
+    /// cookie). Another one: [`Builder::token`] with its name. `build()` fails when the API
+    /// declares no API-key scheme.
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        if let Some(scheme) =
+            self.first_scheme(".api_key(..)", "API-key", |kind| matches!(kind, SchemeKind::ApiKey { .. }))
+        {
+            self.set_credentials(scheme, Credentials::Token(Token::new(key)));
+        }
+        self
+    }
+
+    /// Gets the bearer token of the API's first bearer scheme (as [`Builder::bearer`] picks
+    /// it) from `provider`: [`Builder::token_provider_for`] that scheme.
+    pub fn token_provider(mut self, provider: impl TokenProvider) -> Self {
+        match self.first_scheme(".token_provider(..)", "bearer", |kind| matches!(kind, SchemeKind::Bearer)) {
+            Some(scheme) => self.token_provider_for(scheme, provider),
+            None => self,
+        }
+    }
+
     /// Gets the bearer token of the scheme named `scheme` from `provider` (replacing any
     /// token given before), through a [`TokenCache`] with the default margin: fetched once,
     /// reused, fetched again before it expires, one fetch for concurrent calls. See
     /// [`Builder::token_cache`] for what a 401 does.
-    pub fn token_provider(self, scheme: &str, provider: impl TokenProvider) -> Self {
+    pub fn token_provider_for(self, scheme: &str, provider: impl TokenProvider) -> Self {
         self.token_cache(scheme, TokenCache::new(provider))
     }
 
-    /// Gets the tokens of the client-credentials `flow` the spec declares (a generated client's
-    /// `oauth::<SCHEME>`): fetched from its token URL with `client_id` and `client_secret`,
-    /// asking for the scopes the API's operations require of the scheme, then cached and
-    /// refreshed as [`Builder::token_provider`] says. Another URL or other scopes: build the
-    /// provider with [`TokenEndpoint`](super::TokenEndpoint) and pass it to `token_provider`.
+    /// The spec's client-credentials flows (a generated client's `oauth::<SCHEME>`), which
+    /// [`Builder::client_credentials`] picks from: the generated `Client::builder` sets them.
+    pub fn oauth_flows(mut self, flows: &'static [ClientCredentialsFlow]) -> Self {
+        self.flows = flows;
+        self
+    }
+
+    /// Gets the tokens of the spec's client-credentials flow (the first, in the spec's order,
+    /// of those [`Builder::oauth_flows`] set) with `client_id` and `client_secret`:
+    /// [`Builder::client_credentials_of`] that flow. `build()` fails when the spec declares
+    /// none.
     #[cfg(feature = "oauth2")]
-    pub fn client_credentials(
+    pub fn client_credentials(mut self, client_id: impl Into<String>, client_secret: impl Into<String>) -> Self {
+        match self.flows.first() {
+            Some(flow) => self.client_credentials_of(flow, client_id, client_secret),
+            None => {
+                self.unplaced
+                    .push("`.client_credentials(..)`: the API declares no OAuth 2.0 client-credentials flow".into());
+                self
+            }
+        }
+    }
+
+    /// Gets the tokens of the client-credentials `flow` (one of a generated client's
+    /// `oauth::<SCHEME>`, or one of yours): fetched from its token URL with `client_id` and
+    /// `client_secret`, asking for its scopes (those the API's operations require of the
+    /// scheme), then cached and refreshed as [`Builder::token_provider_for`] says. Other
+    /// scopes or settings: build the provider with [`TokenEndpoint`](super::TokenEndpoint)
+    /// and pass it to `token_provider`.
+    #[cfg(feature = "oauth2")]
+    pub fn client_credentials_of(
         self,
-        flow: &crate::auth::ClientCredentialsFlow,
+        flow: &ClientCredentialsFlow,
         client_id: impl Into<String>,
         client_secret: impl Into<String>,
     ) -> Self {
@@ -100,7 +162,7 @@ impl<C: From<Core>> Builder<C> {
             .client_secret(client_secret)
             .client_credentials()
             .scopes(flow.scopes.iter().copied());
-        self.token_provider(flow.scheme, provider)
+        self.token_provider_for(flow.scheme, provider)
     }
 
     /// Gets the bearer token of the scheme named `scheme` from `cache` (one cache may serve
@@ -119,6 +181,18 @@ impl<C: From<Core>> Builder<C> {
         self.providers.retain(|(name, _)| name != scheme);
         self.providers.push((scheme.to_owned(), cache));
         self
+    }
+
+    /// The name of the API's first scheme whose kind `fits`; when there is none, notes it for
+    /// `build()` to report.
+    fn first_scheme(&mut self, setter: &str, what: &str, fits: impl Fn(&SchemeKind) -> bool) -> Option<&'static str> {
+        let found = self.settings.schemes.iter().find(|scheme| fits(&scheme.kind)).map(|scheme| scheme.name);
+        if found.is_none() {
+            let known: Vec<String> = self.settings.schemes.iter().map(|scheme| format!("`{}`", scheme.name)).collect();
+            let known = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
+            self.unplaced.push(format!("`{setter}`: the API declares no {what} scheme (it has: {known})"));
+        }
+        found
     }
 
     fn set_credentials(&mut self, scheme: &str, credentials: Credentials) {
@@ -210,8 +284,12 @@ impl<C: From<Core>> Builder<C> {
         self
     }
 
-    /// The client; fails when the base URL does not parse.
+    /// The client; fails when the base URL does not parse, or credentials were given for a
+    /// scheme the API does not declare (`.bearer(..)` without a bearer scheme).
     pub fn build(self) -> Result<C, Error> {
+        if let Some(problem) = self.unplaced.into_iter().next() {
+            return Err(Error::Config(problem));
+        }
         Core::new(self.settings)?.with_providers(self.providers).map(C::from)
     }
 }

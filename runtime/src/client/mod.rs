@@ -33,7 +33,7 @@
 //!     .client_secret("my-secret")
 //!     .client_credentials()
 //!     .scopes(["read"]);
-//! builder.token_provider("oauth", tokens).build()
+//! builder.token_provider(tokens).build()
 //! # }
 //! # struct MyClient;
 //! # impl From<apigen_runtime::client::Core> for MyClient { fn from(_: apigen_runtime::client::Core) -> Self { MyClient } }

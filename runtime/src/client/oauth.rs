@@ -113,6 +113,7 @@ impl TokenEndpoint {
             endpoint: self,
             authorize_url: authorize_url.into(),
             redirect_url: redirect_url.into(),
+            refresh_url: None,
             scopes: Vec::new(),
         }
     }
@@ -251,7 +252,23 @@ pub struct AuthorizationCode {
     endpoint: TokenEndpoint,
     authorize_url: String,
     redirect_url: String,
+    /// Where the tokens are refreshed, when not at the token endpoint.
+    refresh_url: Option<String>,
     scopes: Vec<String>,
+}
+
+impl crate::auth::AuthorizationCodeFlow {
+    /// The authorization-code grant of this flow of the spec for the client `client_id`
+    /// (a public client; [`AuthorizationCode::client_secret`] gives a confidential one its
+    /// secret), the user sent back to `redirect_url`: its authorization, token and refresh
+    /// URLs and its scopes are the spec's.
+    pub fn for_client(&self, client_id: impl Into<String>, redirect_url: impl Into<String>) -> AuthorizationCode {
+        let mut grant = TokenEndpoint::new(self.token_url, client_id)
+            .authorization_code(self.authorization_url, redirect_url)
+            .scopes(self.scopes.iter().copied());
+        grant.refresh_url = self.refresh_url.map(str::to_owned);
+        grant
+    }
 }
 
 /// An authorization under way: the URL to open, and what checking and exchanging its answer
@@ -266,6 +283,19 @@ pub struct Authorization {
 }
 
 impl AuthorizationCode {
+    /// The client's secret, for a confidential client (redacted in `Debug`).
+    pub fn client_secret(mut self, secret: impl Into<String>) -> Self {
+        self.endpoint = self.endpoint.client_secret(secret);
+        self
+    }
+
+    /// Refreshes the tokens at `url` rather than at the token endpoint (an `oauth2` flow's
+    /// `refresh_url`), with the same client credentials.
+    pub fn refresh_url(mut self, url: impl Into<String>) -> Self {
+        self.refresh_url = Some(url.into());
+        self
+    }
+
     /// The scopes asked for.
     pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.scopes = scopes.into_iter().map(Into::into).collect();
@@ -313,7 +343,11 @@ impl AuthorizationCode {
         let redactor = self.endpoint.redactor([&authorization.verifier, &code]);
         let answer = answer.map_err(|error| token_error(error, &redactor))?;
         let refresh = answer.refresh_token().map(|refresh| Token::new(refresh.secret().clone()));
-        Ok(RefreshToken::of(self.endpoint.clone(), Some(access_token(&answer)), refresh).scopes(self.scopes.clone()))
+        let mut refresher = self.endpoint.clone();
+        if let Some(url) = &self.refresh_url {
+            refresher.url.clone_from(url);
+        }
+        Ok(RefreshToken::of(refresher, Some(access_token(&answer)), refresh).scopes(self.scopes.clone()))
     }
 
     /// The `oauth2` crate's client with the authorization and redirect URLs.

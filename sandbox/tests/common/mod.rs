@@ -25,7 +25,7 @@ impl Running {
 
     /// A client authenticated with another token.
     pub fn client_with(&self, token: &str) -> Client {
-        Client::builder(self.base.clone(), token).retry(RetryPolicy::none()).build().unwrap()
+        Client::builder(self.base.clone()).bearer(token).retry(RetryPolicy::none()).build().unwrap()
     }
 
     /// A new user who is a member of the first organization with `role` (`None`: guest),
@@ -61,7 +61,7 @@ pub async fn start_with(store: Store) -> Running {
     let base = format!("http://{}", listener.local_addr().unwrap());
     let app = sandbox.app();
     tokio::spawn(async move { apigen_runtime::listener::serve(listener, app, Default::default()).await });
-    let client = Client::builder(base.clone(), boot.token.clone()).retry(RetryPolicy::none()).build().unwrap();
+    let client = Client::builder(base.clone()).bearer(boot.token.clone()).retry(RetryPolicy::none()).build().unwrap();
     Running { base, boot, client, sandbox }
 }
 

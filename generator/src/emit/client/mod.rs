@@ -9,7 +9,7 @@
 //! model; this module turns shapes into tokens: `handle` the handle's methods and the
 //! builders, `call` the request a builder makes, `send` the sending and paging,
 //! `samples` one typed call per operation, `servers` the spec's servers, `oauth` its
-//! client-credentials flows.
+//! OAuth 2.0 flows.
 //!
 //! [`ClientShape`]: crate::model::ClientShape
 
@@ -60,7 +60,7 @@ fn manifest(api: &Api, options: &super::Options, reach: &Reach<'_>) -> String {
     features.push(("samples".into(), format!("[\"{}\"]", features::FULL)));
     // One `tracing` span per call and per attempt (the runtime's `tracing` feature).
     features.push(("tracing".into(), "[\"apigen-runtime/tracing\"]".into()));
-    // Tokens of the spec's client-credentials flows got by the client (`oauth`).
+    // Tokens the client gets by the spec's OAuth 2.0 flows (`oauth`).
     if oauth::has_flows(api) {
         features.push(("oauth2".into(), "[\"apigen-runtime/oauth2\"]".into()));
     }
@@ -377,20 +377,20 @@ fn accessor(tag: &Tag) -> TokenStream {
     }
 }
 
-/// `Client::new` and `Client::builder`: they take the credentials of the API's first (default)
-/// scheme (a token or key, a user and password, or nothing when there is no scheme); the
-/// builder's `token(scheme, ..)` and `basic(scheme, ..)` give those of the others.
+/// `Client::new` and `Client::builder`. `new` takes the credentials of the API's first
+/// (default) scheme (a token or key, a user and password, or nothing when there is no scheme);
+/// `builder` takes only the URL, its credentials set after (`.bearer(..)`, `.api_key(..)`,
+/// `.client_credentials(..)`, `.token_provider(..)`, or by scheme name), and knows the spec's
+/// client-credentials flows.
 fn constructors(api: &Api) -> TokenStream {
     let into_string = quote!(impl ::core::convert::Into<::std::string::String>);
-    let (args, names, set, what) = match api.auth_schemes.first() {
+    let (args, set, what) = match api.auth_schemes.first() {
         Some(AuthScheme { name, kind: SchemeKind::Basic, .. }) => (
             quote!(user: #into_string, password: #into_string,),
-            quote!(user, password),
             quote!(.basic(#name, user, password)),
             format!("with the `{name}` user and password"),
         ),
         Some(AuthScheme { name, kind: SchemeKind::Http { scheme }, .. }) => (
-            quote!(),
             quote!(),
             quote!(),
             format!(
@@ -399,44 +399,59 @@ fn constructors(api: &Api) -> TokenStream {
         ),
         Some(AuthScheme { name, kind, .. }) => (
             quote!(token: #into_string,),
-            quote!(token),
             quote!(.token(#name, token)),
             format!("sending `token` as {} (scheme `{name}`)", kind.describe()),
         ),
-        None => (quote!(), quote!(), quote!(), "without credentials (the API declares no scheme)".to_owned()),
+        None => (quote!(), quote!(), "without credentials (the API declares no scheme)".to_owned()),
     };
-    let signed = |s: &&AuthScheme| matches!(s.kind, SchemeKind::Http { .. });
-    let named = |s: &AuthScheme| format!("`{}`", s.name);
-    let others: Vec<String> = api.auth_schemes.iter().skip(1).filter(|s| !signed(s)).map(named).collect();
-    let left_to_signer: Vec<String> = api.auth_schemes.iter().skip(1).filter(signed).map(named).collect();
-    let mut builder_doc = format!("A builder for a client of the API at `base_url`, {what}.");
-    if !others.is_empty() {
-        builder_doc.push_str(&format!(
-            " The credentials of the other schemes ({}) are set with `.token(scheme, ..)` or `.basic(scheme, ..)`.",
-            others.join(", ")
-        ));
-    }
-    if !left_to_signer.is_empty() {
-        builder_doc.push_str(&format!(
-            " Those of the `http` schemes ({}) are the signer's, set with `.signer(..)`.",
-            left_to_signer.join(", ")
-        ));
-    }
     let new_doc = format!(
         "A client of the API at `base_url` (paths such as `/v1/...` are appended to it), {what}, with the default settings."
     );
-    let (new_doc, builder_doc) = (super::rust::doc(&new_doc), super::rust::doc(&builder_doc));
+    let (new_doc, builder_doc) = (super::rust::doc(&new_doc), super::rust::doc(&builder_doc(api)));
+    let flows = oauth::flows_setter(api);
     quote! {
         #new_doc
         pub fn new(base_url: #into_string, #args) -> ::core::result::Result<Self, Error> {
-            Self::builder(base_url, #names).build()
+            Self::builder(base_url) #set .build()
         }
 
         #builder_doc
-        pub fn builder(base_url: #into_string, #args) -> ClientBuilder {
-            ClientBuilder::new(base_url, USER_AGENT, SCHEMES, &ERRORS)#set
+        pub fn builder(base_url: #into_string) -> ClientBuilder {
+            ClientBuilder::new(base_url, USER_AGENT, SCHEMES, &ERRORS) #flows
         }
     }
+}
+
+/// The doc of `Client::builder`: how each scheme's credentials are set on it.
+fn builder_doc(api: &Api) -> String {
+    let mut text = "A builder for a client of the API at `base_url`, without credentials yet".to_owned();
+    if api.auth_schemes.is_empty() {
+        text.push_str(" (the API declares no scheme).");
+        return text;
+    }
+    text.push_str(": set those of each scheme on it.\n");
+    let first_of = |fits: fn(&SchemeKind) -> bool| api.auth_schemes.iter().find(|s| fits(&s.kind)).map(|s| &s.name);
+    let first_bearer = first_of(|kind| kind.is_bearer());
+    let first_key = first_of(|kind| matches!(kind, SchemeKind::ApiKey { .. }));
+    let first_flow = oauth::first_flow_scheme(api);
+    for scheme in &api.auth_schemes {
+        let name = &scheme.name;
+        let mut setters = match &scheme.kind {
+            SchemeKind::Basic => vec![format!("`.basic(\"{name}\", user, password)`")],
+            SchemeKind::Http { .. } => vec!["`.signer(..)`".to_owned()],
+            SchemeKind::ApiKey { .. } if first_key == Some(name) => vec!["`.api_key(key)`".to_owned()],
+            SchemeKind::ApiKey { .. } => vec![format!("`.token(\"{name}\", key)`")],
+            _ if first_bearer == Some(name) => {
+                vec!["`.bearer(token)`".to_owned(), "`.token_provider(provider)`".to_owned()]
+            }
+            _ => vec![format!("`.token(\"{name}\", token)`"), format!("`.token_provider_for(\"{name}\", provider)`")],
+        };
+        if first_flow == Some(name.as_str()) {
+            setters.push("`.client_credentials(client_id, client_secret)` (feature `oauth2`)".to_owned());
+        }
+        text.push_str(&format!("\n- `{name}` ({}): {}", scheme.kind.describe(), setters.join(", ")));
+    }
+    text
 }
 
 /// `DEFAULT_BASE_URL`: the spec's first server, its variables at their defaults, when that is

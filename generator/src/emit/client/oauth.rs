@@ -1,23 +1,34 @@
-//! `oauth`: each OAuth 2.0 client-credentials flow of the spec as a constant of the client's
-//! root (`oauth::<SCHEME>`), which `ClientBuilder::client_credentials` reads (the client
-//! crate's feature `oauth2`, the runtime's): where the token comes from and the scopes the
-//! operations require. The token requests, cache and refresh are the runtime's.
+//! `oauth`: the OAuth 2.0 flows of the spec a client runs itself, as constants of the client's
+//! root: each client-credentials flow (`oauth::<SCHEME>`), which `Client::builder` hands the
+//! runtime builder so that `.client_credentials(id, secret)` reads it, and each
+//! authorization-code flow (`oauth::<SCHEME>_AUTHORIZATION_CODE`), whose `.for_client(..)`
+//! gives the PKCE helper (the client crate's feature `oauth2`, the runtime's): where the
+//! tokens come from and the scopes the operations require. The token requests, cache and
+//! refresh are the runtime's.
 
 use super::super::rust::{doc, ident};
-use crate::model::{Api, AuthScheme, Grant, SchemeKind};
+use crate::model::{Api, AuthScheme, Grant, OAuthFlow, SchemeKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The `oauth` module, or nothing when no scheme has a client-credentials flow.
+/// The `oauth` module, or nothing when no scheme has a flow a client runs itself.
 pub(super) fn oauth_module(api: &Api) -> TokenStream {
-    let flows: Vec<TokenStream> = api.auth_schemes.iter().filter_map(|scheme| flow_const(api, scheme)).collect();
+    let flows: Vec<TokenStream> = api
+        .auth_schemes
+        .iter()
+        .flat_map(|scheme| [client_credentials_const(api, scheme), authorization_code_const(api, scheme)])
+        .flatten()
+        .collect();
     if flows.is_empty() {
         return TokenStream::new();
     }
     quote! {
-        /// The OAuth 2.0 client-credentials flows of the spec's schemes: with this crate's
-        /// feature `oauth2`, `Client::builder(url).client_credentials(&oauth::<SCHEME>, id,
-        /// secret).build()` gets, caches and refreshes its own tokens.
+        /// The OAuth 2.0 flows of the spec's schemes a client runs itself. With this crate's
+        /// feature `oauth2`: `Client::builder(url).client_credentials(id, secret)` gets,
+        /// caches and refreshes its own tokens by the first client-credentials flow
+        /// (`.client_credentials_of(&oauth::<SCHEME>, ..)` by another);
+        /// `oauth::<SCHEME>_AUTHORIZATION_CODE.for_client(id, redirect_url)` gives a PKCE URL
+        /// to open, then exchanges the code for tokens that `.token_provider(..)` refreshes.
         pub mod oauth {
             #(#flows)*
         }
@@ -26,28 +37,52 @@ pub(super) fn oauth_module(api: &Api) -> TokenStream {
 
 /// True when the client declares a flow, and so has the feature `oauth2`.
 pub(super) fn has_flows(api: &Api) -> bool {
-    api.auth_schemes.iter().any(|scheme| client_credentials_url(scheme).is_some())
+    api.auth_schemes
+        .iter()
+        .any(|scheme| client_credentials_url(scheme).is_some() || authorization_code(scheme).is_some())
+}
+
+/// `.oauth_flows(&[oauth::<SCHEME>, ..])` on the runtime builder: the spec's client-credentials
+/// flows, in its order; nothing when there is none.
+pub(super) fn flows_setter(api: &Api) -> TokenStream {
+    let names: Vec<_> = api
+        .auth_schemes
+        .iter()
+        .filter(|scheme| client_credentials_url(scheme).is_some())
+        .map(|scheme| ident(&scheme.rust.to_uppercase()))
+        .collect();
+    if names.is_empty() {
+        return TokenStream::new();
+    }
+    quote! { .oauth_flows(&[#(oauth::#names),*]) }
+}
+
+/// The scheme whose client-credentials flow `.client_credentials(id, secret)` runs: the first.
+pub(super) fn first_flow_scheme(api: &Api) -> Option<&str> {
+    api.auth_schemes.iter().find(|scheme| client_credentials_url(scheme).is_some()).map(|scheme| scheme.name.as_str())
 }
 
 /// The token URL of the scheme's client-credentials flow, if it has one.
 fn client_credentials_url(scheme: &AuthScheme) -> Option<&str> {
-    let SchemeKind::OAuth2 { flows } = &scheme.kind else { return None };
-    flows.iter().find(|flow| flow.grant == Grant::ClientCredentials)?.token_url.as_deref()
+    flow_of(scheme, Grant::ClientCredentials)?.token_url.as_deref()
 }
 
-fn flow_const(api: &Api, scheme: &AuthScheme) -> Option<TokenStream> {
+/// The scheme's authorization-code flow, if it has one with both its URLs.
+fn authorization_code(scheme: &AuthScheme) -> Option<&OAuthFlow> {
+    flow_of(scheme, Grant::AuthorizationCode)
+        .filter(|flow| flow.authorization_url.is_some() && flow.token_url.is_some())
+}
+
+fn flow_of(scheme: &AuthScheme, grant: Grant) -> Option<&OAuthFlow> {
+    let SchemeKind::OAuth2 { flows } = &scheme.kind else { return None };
+    flows.iter().find(|flow| flow.grant == grant)
+}
+
+fn client_credentials_const(api: &Api, scheme: &AuthScheme) -> Option<TokenStream> {
     let token_url = client_credentials_url(scheme)?;
     let name = ident(&scheme.rust.to_uppercase());
     let scopes = required_scopes(api, &scheme.name);
-    let asks = if scopes.is_empty() {
-        "no scope (no operation requires one)".to_owned()
-    } else {
-        format!(
-            "the scopes the operations require ({})",
-            scopes.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
-        )
-    };
-    let doc = doc(&format!("`{}`: tokens from `{token_url}`, asking for {asks}.", scheme.name));
+    let doc = doc(&format!("`{}`: tokens from `{token_url}`, asking for {}.", scheme.name, asking(&scopes)));
     let scheme_name = &scheme.name;
     Some(quote! {
         #doc
@@ -57,6 +92,52 @@ fn flow_const(api: &Api, scheme: &AuthScheme) -> Option<TokenStream> {
             scopes: &[#(#scopes),*],
         };
     })
+}
+
+/// `oauth::<SCHEME>_AUTHORIZATION_CODE`. It asks for the scopes the operations require of the
+/// scheme that this flow declares: a user cannot consent to a scope the authorization server
+/// does not offer by this flow (the vault's `admin` is a client-credentials scope only).
+fn authorization_code_const(api: &Api, scheme: &AuthScheme) -> Option<TokenStream> {
+    let flow = authorization_code(scheme)?;
+    let (authorization_url, token_url) = (flow.authorization_url.as_deref()?, flow.token_url.as_deref()?);
+    let name = ident(&format!("{}_AUTHORIZATION_CODE", scheme.rust.to_uppercase()));
+    let mut scopes = required_scopes(api, &scheme.name);
+    scopes.retain(|scope| flow.scopes.iter().any(|(declared, _)| declared == scope));
+    let refresh_url = match flow.refresh_url.as_deref().filter(|url| *url != token_url) {
+        Some(url) => quote!(::core::option::Option::Some(#url)),
+        None => quote!(::core::option::Option::None),
+    };
+    let text = format!(
+        "`{}`: the user authorizes the client at `{authorization_url}`, the code is exchanged at `{token_url}`{}, asking for {}.",
+        scheme.name,
+        flow.refresh_url
+            .as_deref()
+            .filter(|url| *url != token_url)
+            .map(|url| format!(", tokens refreshed at `{url}`"))
+            .unwrap_or_default(),
+        asking(&scopes)
+    );
+    let doc = doc(&text);
+    let scheme_name = &scheme.name;
+    Some(quote! {
+        #doc
+        pub const #name: ::apigen_runtime::codegen::AuthorizationCodeFlow = ::apigen_runtime::codegen::AuthorizationCodeFlow {
+            scheme: #scheme_name,
+            authorization_url: #authorization_url,
+            token_url: #token_url,
+            refresh_url: #refresh_url,
+            scopes: &[#(#scopes),*],
+        };
+    })
+}
+
+/// What a flow's doc says it asks for.
+fn asking(scopes: &[&str]) -> String {
+    if scopes.is_empty() {
+        return "no scope (no operation requires one)".to_owned();
+    }
+    let listed: Vec<String> = scopes.iter().map(|s| format!("`{s}`")).collect();
+    format!("the scopes the operations require ({})", listed.join(", "))
 }
 
 /// Every scope an operation requires of `scheme`, each once, in the spec's order.
