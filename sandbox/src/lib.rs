@@ -74,6 +74,14 @@ impl Sandbox {
         docs_api_server::router(self.clone()).merge(docs_api_server::docs_router())
     }
 
+    /// [`Sandbox::app`] for a sandbox reached at `base_url`: the document at `/openapi.json`
+    /// (and the reference page at `/docs` reading it) lists this sandbox as its first server,
+    /// then every server of the spec, so a tool or reader of the page calls the sandbox.
+    pub fn app_at(&self, base_url: &str) -> axum::Router {
+        let document = apigen_runtime::server::docs_router(served_document(base_url));
+        docs_api_server::router(self.clone()).merge(document)
+    }
+
     /// On an empty database, creates one organization and its admin user, owner of `token`
     /// (a random one when `None`); on a database that has them, keeps them and adds `token`
     /// to the admin. Every operation is reachable with the admin's token. One transaction,
@@ -102,6 +110,38 @@ impl Sandbox {
             Ok(Bootstrap { organization, user, token })
         })
     }
+}
+
+/// The API's OpenAPI document as generated.
+pub const OPENAPI_JSON: &str = include_str!("../../generated/openapi.json");
+
+/// The servers of the spec (`servers` of the API's document), each as its URL (its variables
+/// at their defaults) and its description: what the sandbox prints when it starts.
+pub fn spec_servers() -> Vec<(String, String)> {
+    let document: serde_json::Value = serde_json::from_str(OPENAPI_JSON).unwrap_or_default();
+    let servers = document["servers"].as_array().cloned().unwrap_or_default();
+    servers
+        .iter()
+        .map(|server| {
+            let mut url = server["url"].as_str().unwrap_or_default().to_owned();
+            for (name, variable) in server["variables"].as_object().into_iter().flatten() {
+                url = url.replace(&format!("{{{name}}}"), variable["default"].as_str().unwrap_or_default());
+            }
+            (url, server["description"].as_str().unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+/// The document with this sandbox at `base_url` as its first server. Made once per router
+/// and leaked: the docs router serves a `&'static str`, and a process builds one or two.
+fn served_document(base_url: &str) -> &'static str {
+    let mut document: serde_json::Value = serde_json::from_str(OPENAPI_JSON).unwrap_or_default();
+    let sandbox = serde_json::json!({"url": base_url, "description": "This sandbox (docs-api-sandbox)."});
+    match document["servers"].as_array_mut() {
+        Some(servers) => servers.insert(0, sandbox),
+        None => document["servers"] = serde_json::json!([sandbox]),
+    }
+    Box::leak(document.to_string().into_boxed_str())
 }
 
 impl Authenticator for Sandbox {

@@ -69,11 +69,17 @@ async fn main() -> ExitCode {
     println!("token: {}", boot.token);
     println!("organization: {}", boot.organization);
     println!("try: curl -H 'Authorization: Bearer {}' http://{address}/v1/orgs", boot.token);
+    // The spec's servers, which the reference at /docs lists after this sandbox.
+    for (url, description) in docs_api_sandbox::spec_servers() {
+        println!("spec server: {url} ({description})");
+    }
     let _ = std::io::stdout().flush();
     // The generated server's spans (feature `tracing`), one line per request answered; set up
     // once serving starts, so the demo's loading (through the router too) is not logged.
     tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_max_level(args.log).init();
-    match apigen_runtime::listener::serve(listener, sandbox.app(), Default::default()).await {
+    match apigen_runtime::listener::serve(listener, sandbox.app_at(&format!("http://{address}")), Default::default())
+        .await
+    {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("{error}");
