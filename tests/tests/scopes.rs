@@ -245,3 +245,26 @@ async fn the_generated_client_gets_its_own_token_from_the_specs_client_credentia
     // One token for both calls, asked for with every scope the operations require.
     assert_eq!(*forms.lock().unwrap(), ["grant_type=client_credentials&scope=secrets%3Aread+secrets%3Awrite+admin"]);
 }
+
+#[tokio::test]
+async fn a_mock_granting_scopes_to_one_token_refuses_another_with_403() {
+    // What the conformance judge's server does (bench/conformance/serve.rs): the sample token
+    // is granted every scope, any other token none.
+    let service = vault_server::mock::samples().with_grants(|principal, _| principal == "sample-token");
+    let app = vault_server::router(service);
+    let (status, _, body, _) = call(&app, "GET", "/v1/secrets", "sample-token").await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, r#"[{"name":"db-password","value":"hunter2"}]"#));
+    let (status, challenge, body, _) = call(&app, "GET", "/v1/secrets", "scopeless").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(challenge.as_deref(), Some(r#"Bearer error="insufficient_scope", scope="secrets:read""#));
+    assert_eq!(
+        body,
+        r#"{"error":{"code":403,"message":"the credentials are not granted the scope this operation requires: `secrets:read`"}}"#
+    );
+    // An operation requiring no scope answers any token; by default a mock grants every scope.
+    let (status, _, _, _) = call(&app, "GET", "/v1/secrets/count", "scopeless").await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, _, _) =
+        call(&vault_server::router(vault_server::mock::samples()), "GET", "/v1/secrets", "scopeless").await;
+    assert_eq!(status, StatusCode::OK);
+}

@@ -19,6 +19,9 @@ use std::sync::Arc;
 pub struct MockService {
     handler: Arc<MockHandler>,
     auth: Arc<MockAuth>,
+    /// Whether a principal was granted a scope ([`MockService::with_grants`]); `None`: every
+    /// scope to every principal.
+    grants: Option<Arc<MockGrants>>,
     /// The answers of [`MockService::answering`], whose headers are set on every call: tables
     /// of answers, one per group of operations in a generated server.
     answers: Arc<[&'static [MockAnswer]]>,
@@ -56,6 +59,7 @@ pub struct MockPaging {
 
 type MockHandler = dyn Fn(MockCall) -> Result<serde_json::Value, ApiError> + Send + Sync;
 type MockAuth = dyn Fn(&str) -> Result<String, ApiError> + Send + Sync;
+type MockGrants = dyn Fn(&str, &str) -> bool + Send + Sync;
 
 /// One call received by a [`MockService`].
 #[derive(Debug, Clone, PartialEq)]
@@ -73,7 +77,12 @@ impl MockService {
     /// A service answering every call with `handler`, accepting every token.
     pub fn new(handler: impl Fn(MockCall) -> Result<serde_json::Value, ApiError> + Send + Sync + 'static) -> Self {
         let answers = Arc::from(Vec::new());
-        MockService { handler: Arc::new(handler), auth: Arc::new(|token: &str| Ok(token.to_owned())), answers }
+        MockService {
+            handler: Arc::new(handler),
+            auth: Arc::new(|token: &str| Ok(token.to_owned())),
+            grants: None,
+            answers,
+        }
     }
 
     /// A service answering each operation with the body and headers given for it, by the
@@ -104,6 +113,16 @@ impl MockService {
     /// Checks tokens with `auth`, which returns the principal or refuses.
     pub fn with_auth(mut self, auth: impl Fn(&str) -> Result<String, ApiError> + Send + Sync + 'static) -> Self {
         self.auth = Arc::new(auth);
+        self
+    }
+
+    /// Grants a principal (what the closure of [`MockService::with_auth`] returned: by
+    /// default the token) a scope only when `grants(principal, scope)` is true; by default a
+    /// mock grants every scope, so an operation requiring scopes answers any accepted token.
+    /// With it, a token lacking a scope is refused with 403 and RFC 6750's
+    /// `insufficient_scope` challenge, as a real service would.
+    pub fn with_grants(mut self, grants: impl Fn(&str, &str) -> bool + Send + Sync + 'static) -> Self {
+        self.grants = Some(Arc::new(grants));
         self
     }
 
@@ -266,10 +285,10 @@ impl Authenticator for MockService {
         std::future::ready((self.auth)(&text))
     }
 
-    /// Every scope: a mock answers what its closure accepts, whatever scopes an operation
-    /// requires.
-    fn grants(&self, _principal: &String, _scope: &str) -> bool {
-        true
+    /// Every scope, unless [`MockService::with_grants`] says otherwise: a mock answers what
+    /// its closure accepts, whatever scopes an operation requires.
+    fn grants(&self, principal: &String, scope: &str) -> bool {
+        self.grants.as_ref().is_none_or(|grants| grants(principal, scope))
     }
 }
 
