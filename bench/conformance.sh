@@ -8,13 +8,19 @@
 #   document.
 #
 #   bench/conformance.sh DOC...                 the documents named
+#   LIST=file bench/conformance.sh              the documents a file lists, one a line: a path
+#                                               or a directory id (`amazonaws.com/fsx.json`),
+#                                               `#` comments (bench/conformance/doc_list.py;
+#                                               bench/conformance/heldout.txt is one)
 #   SAMPLE=100 SEED=1 bench/conformance.sh      a seeded sample of the public API directory
 #   JUDGES=prism (or schemathesis)              one judge only (default: both)
 #   MAX_EXAMPLES=5 TIME_LIMIT=240               schemathesis's examples per operation and
 #                                               seconds per document
 #   PRISM_WAIT=30                               seconds Prism may take to start on a document
-#   MIN_CLIENT=94 MIN_SERVER=50                 fail (exit 1) below these pass rates, or on
-#                                               any hung call or server error (CI's gate)
+#   MIN_CLIENT=94 MIN_SERVER=50                 fail (exit 1) below these headlines (the
+#                                               client's calls accepted and decoded; the
+#                                               server's pass + fair refusal), or on any hung
+#                                               call or server error (CI's gate)
 #   KNOWN=path                                  the known failures (default
 #                                               bench/conformance/known_failures.tsv; KNOWN=
 #                                               for none)
@@ -39,21 +45,30 @@
 # no success response (report.py says why for each).
 #
 # The server (schemathesis): `router(mock::samples())` on loopback; `schemathesis run DOC`
-# with a sample credential for every scheme and the checks not_a_server_error,
-# status_code_conformance, content_type_conformance, response_headers_conformance,
-# response_schema_conformance, positive_data_acceptance and negative_data_rejection. An
-# operation passes when no check fails; a status the document never lists for a refusal the
-# router must make (400, 401, 404, 405, 406, 413, 415) is counted apart as the document's
-# own incompleteness; an operation every request of which was answered 401 or 403 fails
-# (`auth-refused`: nothing was judged). Each failed check is classed by the first generic rule
-# of bench/conformance/rules.toml that matches it, else by its line in KNOWN; the run fails
-# (exit 1) on a failure neither passes, and on a listed failure of an operation schemathesis
-# judged that no longer happens (a stale excuse); an operation it never reached (its time
-# limit) is not judged (bench/README.md, "How the judge decides").
+# with a sample credential for every scheme as the document defines it (schemathesis_auth.py)
+# and the checks not_a_server_error, status_code_conformance, content_type_conformance,
+# response_headers_conformance, response_schema_conformance, positive_data_acceptance and
+# negative_data_rejection; its JUnit report and VCR cassette (which says whether each case was
+# generated to follow the document or to break it) are kept. Each operation's verdict, strictly
+# (bench/README.md, "How the judge decides"): pass (no check fails); fair refusal (a 4xx to a
+# request schemathesis generated to break the document, where the document lists no such
+# status); gap (a named gap); document or judge (an excuse: the document's imprecision or the
+# judge's limit, each written to $OUT/excuses.tsv with its evidence); fail (everything else: an
+# operation every request of which was answered 401 or 403 fails as `auth-refused`). The
+# headline is pass + fair refusal over the operations judged; gaps, fails and excuses count
+# against it. Each failed check is classed by the first generic rule of
+# bench/conformance/rules.toml that matches it (a rule applies only to the check codes it was
+# proven on), else by its line in KNOWN; the run fails (exit 1) on a failure neither passes,
+# and on a listed failure of an operation schemathesis judged that no longer happens (a stale
+# excuse); an operation it never reached (its time limit) is not judged. An independent
+# reading (bench/conformance/strict_reading.py: schemathesis's output and the original
+# document, no rule, no list) is printed beside the judge's, with the operations where they
+# disagree.
 #
 # Prints one line per document and the rates, the failure classes with an example each, and
-# writes every call to $OUT/calls.tsv and every schemathesis verdict to $OUT/server.tsv (OUT
-# defaults to a temporary directory it names).
+# writes every call to $OUT/calls.tsv, every schemathesis verdict to $OUT/server.tsv, the
+# excuses to $OUT/excuses.tsv and the independent reading to $OUT/strict.tsv (OUT defaults to a
+# temporary directory it names).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
@@ -73,7 +88,19 @@ rm -rf "$work"
 mkdir -p "$work"
 
 docs=("$@")
-if [ ${#docs[@]} -eq 0 ]; then
+names=()
+if [ -n "${LIST:-}" ]; then
+  # One document a line, a path or a directory id (bench/conformance/doc_list.py); the
+  # directory is fetched only when a line is not a file.
+  listed="$(python3 "$repo/bench/conformance/doc_list.py" "$LIST")" || {
+    [ $? -eq 2 ] || exit 1
+    # shellcheck source=bench/directory.sh
+    source "$repo/bench/directory.sh"
+    listed="$(python3 "$repo/bench/conformance/doc_list.py" "$LIST" "$directory")"
+  }
+  mapfile -t names < <(cut -f1 <<<"$listed")
+  mapfile -t docs < <(cut -f2 <<<"$listed")
+elif [ ${#docs[@]} -eq 0 ]; then
   # shellcheck source=bench/directory.sh
   source "$repo/bench/directory.sh"
   mapfile -t docs < <(python3 - "$directory" "${SAMPLE:-100}" "${SEED:-1}" <<'EOF'
@@ -92,15 +119,17 @@ n=0
 for doc in "${docs[@]}"; do
   n=$((n + 1))
   id="d$n"
+  # What the reports call the document: its list name, else its file name.
+  name="${names[$((n - 1))]:-$(basename "$doc")}"
   if ! "$apigen" import "$doc" --out "$work/specs/$id" >"$work/$id.import.log" 2>&1; then
-    printf '%s\timport-failed\n' "$doc" >>"$out/documents.tsv"
+    printf '%s\timport-failed\t%s\n' "$doc" "$name" >>"$out/documents.tsv"
     continue
   fi
   # Each document's crates get their own prefix (documents may share a title).
   sed -i "0,/name: [a-z0-9-]*/s//name: $id/" "$work/specs/$id/api.yaml"
   if ! "$apigen" generate --spec "$work/specs/$id" --out "$work/crates/$id" --runtime "$repo/runtime" \
     >"$work/$id.generate.log" 2>&1; then
-    printf '%s\tgenerate-failed\n' "$doc" >>"$out/documents.tsv"
+    printf '%s\tgenerate-failed\t%s\n' "$doc" "$name" >>"$out/documents.tsv"
     continue
   fi
   mkdir -p "$work/crates/$id/harness/src"
@@ -122,7 +151,7 @@ EOF
   sed "s/__SERVER__/server/g" "$repo/bench/conformance/serve.rs" >"$work/crates/$id/harness/src/bin/$id-serve.rs"
   members+=("\"$id/harness\"")
   ids+=("$id")
-  printf '%s\t%s\n' "$id" "$doc" >>"$work/ids.tsv"
+  printf '%s\t%s\t%s\n' "$id" "$doc" "$name" >>"$work/ids.tsv"
 done
 (IFS=,; printf '[workspace]\nresolver = "3"\nmembers = [%s]\n' "${members[*]}") >"$work/crates/Cargo.toml"
 cp "$repo/Cargo.lock" "$work/crates/Cargo.lock"
@@ -137,6 +166,7 @@ port=4010
 for id in "${ids[@]}"; do
   [[ "$judges" == *prism* ]] || break
   doc="$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$work/ids.tsv")"
+  name="$(awk -F'\t' -v id="$id" '$1 == id { print $3 }' "$work/ids.tsv")"
   port=$((port + 1))
   "$prism" mock -d --errors -h 127.0.0.1 -p "$port" "$doc" >"$work/$id.prism.log" 2>&1 &
   prism_pid=$!
@@ -147,15 +177,15 @@ for id in "${ids[@]}"; do
     sleep 0.1
   done
   if ! grep -q "Prism is listening" "$work/$id.prism.log"; then
-    printf '%s\tprism-failed\n' "$doc" >>"$out/documents.tsv"
+    printf '%s\tprism-failed\t%s\n' "$doc" "$name" >>"$out/documents.tsv"
     kill "$prism_pid" 2>/dev/null || true
     continue
   fi
   "$CARGO_TARGET_DIR/conformance/debug/$id-harness" "http://127.0.0.1:$port" \
-    | sed "s|^|$(basename "$doc")\t|" >>"$out/calls.tsv" || true
+    | sed "s|^|$name\t|" >>"$out/calls.tsv" || true
   kill "$prism_pid" 2>/dev/null || true
   wait "$prism_pid" 2>/dev/null || true
-  printf '%s\tjudged\n' "$doc" >>"$out/documents.tsv"
+  printf '%s\tjudged\t%s\n' "$doc" "$name" >>"$out/documents.tsv"
 done
 if [[ "$judges" == *prism* ]]; then
   python3 "$repo/bench/conformance/report.py" "$out/calls.tsv" "$out/documents.tsv" "${MIN_CLIENT:-0}" || failed=1
@@ -176,6 +206,8 @@ checks="$checks,response_schema_conformance,positive_data_acceptance,negative_da
 known="${KNOWN-$repo/bench/conformance/known_failures.tsv}"
 : >"$out/server.tsv"
 : >"$out/known-problems.tsv"
+: >"$out/excuses.tsv"
+: >"$out/strict.tsv"
 for id in "${ids[@]}"; do
   doc="$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$work/ids.tsv")"
   port=$((port + 1))
@@ -190,14 +222,17 @@ for id in "${ids[@]}"; do
     --url "http://127.0.0.1:$port" --checks "$checks" --phases examples,coverage,fuzzing \
     --max-examples "${MAX_EXAMPLES:-5}" --seed 1 --generation-database none --workers 1 --no-color \
     --request-timeout 10 --continue-on-failure \
-    --suppress-health-check all --report junit --report-junit-path "$work/$id.junit.xml" \
+    --suppress-health-check all --report junit,vcr --report-junit-path "$work/$id.junit.xml" --report-vcr-path "$work/$id.cassette.yaml" \
     >"$work/$id.schemathesis.log" 2>&1 || true
   kill "$serve_pid" 2>/dev/null || true
   wait "$serve_pid" 2>/dev/null || true
-  python3 "$repo/bench/conformance/server_verdicts.py" "$(basename "$doc")" "$work/$id.junit.xml" \
-    "$work/specs/$id/api.yaml" "$doc" "$known" "$out/known-problems.tsv" >>"$out/server.tsv"
+  name="$(awk -F'\t' -v id="$id" '$1 == id { print $3 }' "$work/ids.tsv")"
+  python3 "$repo/bench/conformance/server_verdicts.py" "$name" "$work/$id.junit.xml" \
+    "$work/specs/$id/api.yaml" "$doc" "$known" "$out/known-problems.tsv" "$out/excuses.tsv" >>"$out/server.tsv"
+  # The independent reading: schemathesis's output and the original document, no rule.
+  "$venv/bin/python" "$repo/bench/conformance/strict_reading.py" "$name" "$work/$id.junit.xml" "$doc" >>"$out/strict.tsv"
 done
 python3 "$repo/bench/conformance/server_report.py" "$out/server.tsv" "${MIN_SERVER:-0}" "$out/known-problems.tsv" \
-  || failed=1
-echo "server verdicts: $out/server.tsv" >&2
+  "$out/excuses.tsv" "$out/strict.tsv" || failed=1
+echo "server verdicts: $out/server.tsv; excuses: $out/excuses.tsv; independent reading: $out/strict.tsv" >&2
 exit "${failed:-0}"

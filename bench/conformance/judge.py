@@ -1,17 +1,32 @@
 """The judge's engine: each failed check schemathesis reports is given a class by the first
 generic rule of rules.toml it matches, else by its line in known_failures.tsv, else it stays
 ours (`ST201 ...`: the operation fails, and the run with it). The rules are data; this module
-only reads them, matches them and says which classes count apart. Nothing here reads a module
-global: everything a rule needs (the import's facts, the document) is passed in."""
+only reads them, matches them and gives an operation its verdict. Nothing here reads a module
+global: everything a rule needs (the import's facts, the document, schemathesis's modes) is
+passed in.
+
+A rule applies only to the check codes it was proven on (`proven_on`: the codes of its recorded
+example, which test_judge.py runs it on): one rule never covers a class it has not been checked
+on. A rule giving a fair refusal (`undocumented-refusal <status>`) applies only to a test case
+schemathesis generated to break the document (its cassette says `mode: negative`)."""
 import re
 import tomllib
 from dataclasses import dataclass, field
 
+import cassette
 import failure_text
 import original
 
 # The kinds of class a rule or a listed failure may give, and the verdict each leads to.
 KINDS = ("undocumented-refusal", "gap", "format", "document", "judge")
+
+# What proven_on calls a failure for which schemathesis named no check (it could not send).
+NO_CHECK = "no-check"
+
+# The verdicts (bench/README.md, "How the judge decides"): the headline counts the first two;
+# gaps and fails count against it; `document` and `judge` are excuses, each written with its
+# evidence, printed apart and out of the headline.
+HEADLINE = ("pass", "fair-refusal")
 
 
 @dataclass
@@ -35,6 +50,16 @@ class Check:
         """The class of a failure no rule passes: schemathesis's own name for it."""
         return f"{self.code} {self.title}".strip()
 
+    @property
+    def proof_code(self):
+        """The code proven_on names this check by."""
+        return self.code or NO_CHECK
+
+    @property
+    def case_id(self):
+        """The id of the test case the check failed in (None for a failure without a case)."""
+        return cassette.case_id_of(self.case)
+
 
 @dataclass
 class Evidence:
@@ -42,12 +67,14 @@ class Evidence:
 
     imported: object  # imported.Imported
     document: object = None  # the original document, or None
+    modes: dict = field(default_factory=dict)  # test case id -> "positive" | "negative" (cassette)
 
 
 @dataclass
 class Rule:
     name: str
     cls: str
+    proven_on: list = field(default_factory=list)  # the check codes its example proves it on
     why: str = ""
     check: str = ""
     gaps: list = field(default_factory=list)
@@ -110,7 +137,11 @@ def matches(rule, check, evidence, tests):
     """The names the rule's class is written with ({status}, {recorded}, ...) when the rule
     matches the check, else None."""
     found = {}
+    if check.proof_code not in rule.proven_on:
+        return None
     if rule.check and not re.search(rule.check, check.code):
+        return None
+    if rule.cls.startswith("undocumented-refusal") and evidence.modes.get(check.case_id) != "negative":
         return None
     if rule.gaps:
         recorded = [g for g in rule.gaps if g in evidence.imported.recorded]
@@ -148,15 +179,16 @@ def counts_apart(cls):
 
 def verdict_of(classes):
     """An operation's verdict from its failures' classes: `fail` when one is ours, else the
-    first kind among gap (a recorded gap or a limit of the format), document, judge and
-    undocumented refusal it has, else `pass`."""
+    first kind among gap (a recorded gap or a limit of the format), document and judge it has,
+    else `fair-refusal` (only refusals of requests breaking the document, which it lists no
+    status for), else `pass` (no check failed)."""
     kinds = {cls.split(" ", 1)[0] for cls in classes}
     if any(not counts_apart(cls) for cls in classes):
         return "fail"
     for kind, verdict in (("gap", "gap"), ("format", "gap"), ("document", "document"), ("judge", "judge")):
         if kind in kinds:
             return verdict
-    return "refusal-undocumented" if classes else "pass"
+    return "fair-refusal" if classes else "pass"
 
 
 # The named tests a rule may ask for (`test = "..."`): what a regex cannot tell, each reading

@@ -15,6 +15,7 @@ class Entry:
     check: str  # the check's code (`ST201`), or its title when it has none (`auth-refused`)
     cls: str  # `gap <id>`, `format <name>`, `document <name>` or `judge <name>`
     reason: str  # one line: why, with its evidence
+    line: int = 0  # its line in the list (the excuses file cites it)
 
     @property
     def key(self):
@@ -29,7 +30,7 @@ def parse_line(line, number):
     fields = line.rstrip("\n").split("\t")
     if len(fields) != 5 or not all(f.strip() for f in fields):
         raise ValueError(f"line {number}: want 5 tab-separated fields (document, operation, check, class, reason)")
-    entry = Entry(*[f.strip() for f in fields])
+    entry = Entry(*[f.strip() for f in fields], line=number)
     if not judge.counts_apart(entry.cls) or entry.cls.startswith("undocumented-refusal"):
         raise ValueError(f"line {number}: class `{entry.cls}` is not `gap <id>`, `format <name>`, `document <name>` or `judge <name>`")
     return entry

@@ -7,18 +7,23 @@ schemathesis names it (`ST201 API rejected schema-compliant request`). An operat
 of which was answered 401 or 403 (schemathesis's log lists it under "Authentication failed")
 fails as `auth-refused`: no check judged it. The verdict: `fail` when a failure is ours, else
 `gap` (a gap the import recorded, or a limit of the format), `document` (the document's own
-imprecision), `judge` (the judge's own limit), `refusal-undocumented` (only refusals the
-document lists no status for), else `pass`.
+imprecision), `judge` (the judge's own limit), `fair-refusal` (only refusals of requests
+schemathesis meant to break the document, which it lists no status for), else `pass`; an
+operation schemathesis skipped without a failure is `not-judged` (out of every rate).
 
-Usage: server_verdicts.py DOC_NAME junit.xml [IMPORTED_API_YAML [DOCUMENT [KNOWN [PROBLEMS]]]]:
-KNOWN is the list of known failures; each failure neither a rule nor KNOWN passes and each
-listed failure of an operation judged that no longer happens is appended to PROBLEMS
-(server_report.py fails the run on them)."""
+Usage: server_verdicts.py DOC_NAME junit.xml [IMPORTED_API_YAML [DOCUMENT [KNOWN [PROBLEMS
+[EXCUSES]]]]]: KNOWN is the list of known failures; each failure neither a rule nor KNOWN passes
+and each listed failure of an operation judged that no longer happens is appended to PROBLEMS
+(server_report.py fails the run on them); each failure of an operation counted `document` or
+`judge` is appended to EXCUSES with its evidence (excuses.py). The test cases' modes are read
+from the cassette beside the report (`<id>.cassette.yaml`, cassette.py)."""
 import os
 import re
 import sys
 import xml.etree.ElementTree as ET
 
+import cassette
+import excuses
 import imported
 import judge
 import known
@@ -56,25 +61,30 @@ def example_of(check):
     return " ".join(check.block.split())[:600]
 
 
-def judge_testcase(document, case, rules, evidence, entries, refused):
-    """(fields of the output line, unlisted failures, keys of the list used) of one test case."""
+def judge_testcase(document, case, rules, evidence, entries, refused, list_name="known_failures.tsv"):
+    """(fields of the output line, unlisted failures, keys of the list used, excuse lines) of
+    one test case."""
     name = case.get("name", "?")
-    found, unlisted, used = [], [], set()
+    found, unlisted, used, excused = [], [], set(), []
     for check in checks_of_testcase(case, refused):
         ruled = judge.classify(check, rules, evidence, judge.TESTS)
         entry = entries.get((document, name, check.key))
         if ruled:
             cls = ruled[0]
+            source, reason = f"rules.toml {ruled[1]}", ""
         elif entry:
             cls = entry.cls
             used.add(entry.key)
+            source, reason = f"{list_name}:{entry.line}", entry.reason
         else:
             cls = check.raw_class
             unlisted.append((name, check.key, example_of(check)[:300]))
         found.append((cls, example_of(check)))
-    verdict = judge.verdict_of([cls for cls, _ in found])
+        if excuses.is_excuse(cls):
+            excused.append(excuses.line_of(document, check, cls, source, reason))
+    verdict = judge.verdict_of([cls for cls, _ in found]) if found or judged(case) else "not-judged"
     fields = [document, name, verdict] + [f"{cls}\x1f{example}" for cls, example in found]
-    return fields, unlisted, used
+    return fields, unlisted, used, excused if verdict in excuses.EXCUSED else []
 
 
 def judged(case):
@@ -85,26 +95,34 @@ def judged(case):
 def main(argv):
     doc, junit = argv[1], argv[2]
     api_yaml = argv[3] if len(argv) > 3 else ""
-    evidence = judge.Evidence(imported.read_import(api_yaml), original.load_document(argv[4] if len(argv) > 4 else None))
+    modes = cassette.modes_of(re.sub(r"\.junit\.xml$", ".cassette.yaml", junit))
+    evidence = judge.Evidence(
+        imported.read_import(api_yaml), original.load_document(argv[4] if len(argv) > 4 else None), modes
+    )
     entries = known.load(argv[5] if len(argv) > 5 else "")
     rules = judge.load_rules(os.path.join(HERE, "rules.toml"))
     refused = refused_credentials(re.sub(r"\.junit\.xml$", ".schemathesis.log", junit))
     problems = argv[6] if len(argv) > 6 else os.devnull
+    excuses_path = argv[7] if len(argv) > 7 else os.devnull
     try:
         suites = ET.parse(junit).getroot()
     except (OSError, ET.ParseError) as error:
         print(f"{doc}\t*\tno-report\tno report: {error}")
         write_problems(problems, known.not_judged_lines(doc, entries, set()))
         return
-    unlisted, used, names = [], set(), set()
+    unlisted, used, names, excused = [], set(), set(), []
     for case in suites.iter("testcase"):
-        fields, case_unlisted, case_used = judge_testcase(doc, case, rules, evidence, entries, refused)
+        fields, case_unlisted, case_used, case_excused = judge_testcase(
+            doc, case, rules, evidence, entries, refused, os.path.basename(argv[5]) if len(argv) > 5 else ""
+        )
         print("\t".join(field.replace("\t", " ").replace("\n", " ") for field in fields))
         unlisted += case_unlisted
         used |= case_used
+        excused += case_excused
         if judged(case):
             names.add(case.get("name", "?"))
     write_problems(problems, known.problems(doc, entries, names, unlisted, used) + known.not_judged_lines(doc, entries, names))
+    write_problems(excuses_path, excused)
 
 
 def write_problems(path, lines):
