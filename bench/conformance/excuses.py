@@ -39,7 +39,8 @@ def where_in(check, reason):
         return f"{operation_pointer(check.operation)}/responses/{status.group(1) if status else '?'} schema at {schema.group(1)}"
     fields = re.findall(r'"path":"((?:[^"\\]|\\.)*)"', check.case)
     if fields:
-        return f"{operation_pointer(check.operation)} ({', '.join(sorted(set(fields))[:4])})"
+        named = sorted({field or "the body itself" for field in fields})[:4]
+        return f"{operation_pointer(check.operation)} ({', '.join(named)})"
     return operation_pointer(check.operation)
 
 

@@ -172,6 +172,19 @@ def classify(check, rules, evidence, tests):
     return None
 
 
+# A positive case refused shows two failed checks: ST202 (a valid request rejected) and ST103
+# (the refusal's status undocumented). They are one fact, the refusal, which the ST202 check's
+# class judges; the ST103 check takes that class when no rule or listed line classes it itself.
+REFUSAL_JUDGED_BY = {"ST103": "ST202"}
+
+
+def judging_check(check, checks):
+    """The check of the same test case whose class judges this one's refusal, or None."""
+    code = REFUSAL_JUDGED_BY.get(check.code)
+    same_case = [c for c in checks if c is not check and c.case == check.case and c.code == code]
+    return same_case[0] if code and check.case_id and same_case else None
+
+
 def counts_apart(cls):
     """Whether a failure of this class is not ours (the document's, the judge's, a gap)."""
     return cls.split(" ", 1)[0] in KINDS

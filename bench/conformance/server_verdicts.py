@@ -61,24 +61,37 @@ def example_of(check):
     return " ".join(check.block.split())[:600]
 
 
+def class_of(document, check, rules, evidence, entries, list_name):
+    """(class, source, reason, list entry or None) of a check by the first rule that matches it,
+    else by its line in the list; None when neither passes it."""
+    ruled = judge.classify(check, rules, evidence, judge.TESTS)
+    if ruled:
+        return ruled[0], f"rules.toml {ruled[1]}", "", None
+    entry = entries.get((document, check.operation, check.key))
+    if entry:
+        return entry.cls, f"{list_name}:{entry.line}", entry.reason, entry
+    return None
+
+
 def judge_testcase(document, case, rules, evidence, entries, refused, list_name="known_failures.tsv"):
     """(fields of the output line, unlisted failures, keys of the list used, excuse lines) of
     one test case."""
     name = case.get("name", "?")
+    checks = checks_of_testcase(case, refused)
     found, unlisted, used, excused = [], [], set(), []
-    for check in checks_of_testcase(case, refused):
-        ruled = judge.classify(check, rules, evidence, judge.TESTS)
-        entry = entries.get((document, name, check.key))
-        if ruled:
-            cls = ruled[0]
-            source, reason = f"rules.toml {ruled[1]}", ""
-        elif entry:
-            cls = entry.cls
-            used.add(entry.key)
-            source, reason = f"{list_name}:{entry.line}", entry.reason
-        else:
+    for check in checks:
+        judged_by = class_of(document, check, rules, evidence, entries, list_name)
+        if judged_by is None and judge.judging_check(check, checks):
+            other = class_of(document, judge.judging_check(check, checks), rules, evidence, entries, list_name)
+            if other and judge.counts_apart(other[0]):
+                judged_by = (other[0], f"{other[1]} (the same case's {judge.REFUSAL_JUDGED_BY[check.code]})", other[2], None)
+        if judged_by is None:
             cls = check.raw_class
             unlisted.append((name, check.key, example_of(check)[:300]))
+        else:
+            cls, source, reason, entry = judged_by
+            if entry:
+                used.add(entry.key)
         found.append((cls, example_of(check)))
         if excuses.is_excuse(cls):
             excused.append(excuses.line_of(document, check, cls, source, reason))

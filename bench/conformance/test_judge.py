@@ -336,6 +336,27 @@ class TheGate(unittest.TestCase):
         self.run_judge([("POST /images/load", rule.example, False)], [], excused)
         self.assertEqual(excused[0][:5], ["doc.json", "POST /images/load", "judge no-serializer", "rules.toml no-serializer", "#/paths/~1images~1load/post"])
 
+    def test_an_undocumented_status_shares_the_class_of_its_cases_rejection(self):
+        case = EXCUSED_CASE.replace(
+            "- ST201 API rejected schema-compliant request\n\n    Valid data should have been accepted\n",
+            "- ST202 Schema-valid request rejected\n\n    Valid data should have been accepted\n\n"
+            "- ST103 Undocumented status code\n\n    Received: 422\n    Documented: 200\n",
+        )
+        entry = ("doc.json", "GET /a/{id}", "ST202", "document made-up", "the document says so: #/components/schemas/A")
+        excused = []
+        verdicts, report = self.run_judge([("GET /a/{id}", case, False)], [entry], excused)
+        self.assertEqual(report.returncode, 0, report.stdout)
+        self.assertIn("GET /a/{id}\tdocument\tdocument made-up\x1f- ST202", verdicts)
+        self.assertIn("\tdocument made-up\x1f- ST103", verdicts)
+        self.assertEqual([e[3] for e in excused], ["known.tsv:2", "known.tsv:2 (the same case's ST202)"])
+
+    def test_an_undocumented_status_alone_is_ours(self):
+        case = EXCUSED_CASE.replace("- ST201 API rejected schema-compliant request", "- ST103 Undocumented status code")
+        entry = ("doc.json", "GET /a/{id}", "ST202", "document made-up", "the document says so: #/components/schemas/A")
+        _, report = self.run_judge([("GET /a/{id}", case, False)], [entry])
+        self.assertEqual(report.returncode, 1, report.stdout)
+        self.assertIn("unlisted: doc.json\tGET /a/{id}\tST103", report.stdout)
+
     def test_a_skipped_operation_is_not_judged(self):
         verdicts, report = self.run_judge([("GET /a", None, False), ("GET /b", None, True)], [])
         self.assertIn("doc.json\tGET /b\tnot-judged", verdicts)
