@@ -109,8 +109,14 @@ def print_known(problems):
         f"{len(kinds['stale'])} listed ones no longer happen, {len(kinds['not-judged'])} listed ones not judged "
         "(schemathesis never reached the operation)"
     )
+    # One line per (kind, document, operation, check), with how many failures it stands for: a
+    # server that never answered gives thousands of identical ones.
+    grouped = collections.defaultdict(list)
     for kind, doc, op, check, detail in kinds["unlisted"] + kinds["stale"]:
-        print(f"  {kind}: {doc}\t{op}\t{check}\t{detail[:300]}")
+        grouped[(kind, doc, op, check)].append(detail)
+    for (kind, doc, op, check), details in grouped.items():
+        times = f" ({len(details)} failures)" if len(details) > 1 else ""
+        print(f"  {kind}: {doc}\t{op}\t{check}{times}\t{details[0][:300]}")
     if kinds["unlisted"] or kinds["stale"]:
         print("FAILED: give each unlisted failure a rule or a line of the known list with its evidence, and remove each stale line (bench/README.md)")
         return True
