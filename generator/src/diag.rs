@@ -8,11 +8,11 @@ use std::fmt;
 
 /// A position in the spec: a key path inside the YAML tree, like
 /// `types.Collection.fields.title` or `operations.listSpaces.params[2]`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct SpecPath(Vec<Segment>);
 
 /// One step of a [`SpecPath`].
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Segment {
     /// A mapping key.
     Key(String),
@@ -86,7 +86,7 @@ impl fmt::Display for SpecPath {
 }
 
 /// Where a diagnostic points: a file, a line and column when known, a spec path when known.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Location {
     /// The file, relative to the working directory as the user named it (`spec/spaces.yaml`).
     pub file: String,
@@ -124,7 +124,7 @@ impl fmt::Display for Location {
 }
 
 /// How bad a diagnostic is. Errors stop the pipeline; warnings are printed and let it go on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Severity {
     /// The spec cannot be turned into code.
     Error,
@@ -134,7 +134,7 @@ pub enum Severity {
 
 /// A class of warnings, whose level `[lint]` of `apigen.toml` sets (`allow`, `warn`, `deny`).
 /// Errors have no class: a spec with an error cannot be turned into code, whatever the levels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Lint {
     /// A type, field, parameter or header without `description`.
     MissingDescription,
@@ -205,7 +205,7 @@ impl Levels {
 }
 
 /// One problem: where, what, and (usually) how to fix it.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     /// Where the problem is.
     pub location: Location,
@@ -236,7 +236,10 @@ impl fmt::Display for Diagnostic {
 /// The diagnostics of one run, in the order found; [`Diagnostics::sorted`] orders them for
 /// display. Its `Debug` is its rendering, as the CLI prints it (so `?` from a build script's
 /// `main` shows located problems).
-#[derive(Clone, Default, PartialEq, Eq)]
+/// It is saved as JSON in the cache (the warnings `generate`'s fast path repeats without reading
+/// the spec: [`crate::out::cache`]).
+#[derive(Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Diagnostics {
     items: Vec<Diagnostic>,
 }

@@ -314,10 +314,26 @@ impl Generator {
     /// Refuses ([`Failure::Runtime`]) to write crates whose runtime cannot be resolved: none
     /// named, or a directory without a `Cargo.toml`.
     pub fn generate(&self) -> Result<Generated, Failure> {
+        // Nothing changed since the last run: proven by hashing the spec's files and the
+        // output, without parsing (see `out::cache`).
+        let inputs = self.inputs_hash();
+        let mut opened = OutputDir::open(&self.out, self.cache.clone()).ok();
+        if let (Some(dir), Some(inputs), false) = (&mut opened, &inputs, self.full)
+            && let Some((unchanged, warnings)) = dir.unchanged_since(inputs)
+        {
+            self.runtime_resolves()?;
+            return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
+        }
         let (api, warnings) = self.lint()?;
         self.runtime_resolves()?;
-        let (dir, options, build) = self.open(&api)?;
+        let options = self.options();
+        let build = Build::of(&api, &options);
+        let dir = match opened {
+            Some(dir) => dir,
+            None => OutputDir::open(&self.out, self.cache.clone())?,
+        };
         if let Some(unchanged) = self.proven_current(&dir, &build) {
+            dir.remember_inputs(self.unchanged_inputs(inputs, &warnings));
             return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
         }
         // Each file is written as it is printed: the output is never held whole.
@@ -325,7 +341,7 @@ impl Generator {
         let output = self.emit_for(&api, &options, &dir, &build, &streamed);
         self.progress.get().phase(progress::phase::WRITE, None);
         let report = streamed.finish(&output)?;
-        dir.remember(&output, &build);
+        dir.remember_run(&output, &build, self.unchanged_inputs(inputs, &warnings));
         Ok(Generated { warnings, report })
     }
 
@@ -334,6 +350,7 @@ impl Generator {
     /// an entry forged to match an edited stamp made `check` pass over injected code): it
     /// only saves `generate` work, and what `generate` wrote is what `check` then compares.
     pub fn check(&self) -> Result<Checked, Failure> {
+        let inputs = self.inputs_hash();
         let (api, warnings) = self.lint()?;
         let (dir, options, build) = self.open(&api)?;
         let printed = emit::emit_into(&api, &options, &emit::jobs::Nothing, &emit::jobs::Keep, self.progress.get());
@@ -341,7 +358,7 @@ impl Generator {
         self.progress.get().phase(progress::phase::COMPARE, None);
         let drift = dir.check(&output)?;
         if drift.is_clean() {
-            dir.remember(&output, &build);
+            dir.remember_run(&output, &build, self.unchanged_inputs(inputs, &warnings));
         }
         Ok(Checked { warnings, files: output.files().len(), drift })
     }
@@ -386,6 +403,24 @@ impl Generator {
         let options = self.options();
         let build = Build::of(api, &options);
         Ok((OutputDir::open(&self.out, self.cache.clone())?, options, build))
+    }
+
+    /// The hash of what the output depends on, read without parsing: every spec file's path
+    /// and bytes ([`load::inputs_hash`]), the settings (resolved from `apigen.toml` and the
+    /// flags: hashing what they resolve to, not the file, so a comment added to `apigen.toml`
+    /// costs nothing), and this build of apigen. `None` when a spec file cannot be read.
+    fn inputs_hash(&self) -> Option<String> {
+        let spec = load::inputs_hash(&self.spec)?;
+        let settings = format!("{:?} {:?} {:?}", self.crate_prefix, self.options(), self.levels);
+        Some(hash::parts(&[&spec, env!("APIGEN_SOURCE_HASH"), &settings]))
+    }
+
+    /// What this run may remember of its inputs: their hash taken before it read them, when
+    /// the spec still hashes the same now (an edit saved while the run read the spec would
+    /// otherwise be remembered as generated), with the warnings reported.
+    fn unchanged_inputs(&self, before: Option<String>, warnings: &Diagnostics) -> Option<out::Inputs> {
+        let before = before?;
+        (self.inputs_hash().as_ref() == Some(&before)).then(|| out::Inputs { hash: before, warnings: warnings.clone() })
     }
 
     /// The number of files in the output directory when this build remembers it as exactly

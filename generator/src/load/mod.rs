@@ -174,6 +174,40 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
     load_read(read.collect(), spec, diags)
 }
 
+/// The hash of what [`load`] would read below `dir`, read but not parsed: each spec file's
+/// path and bytes, in the order `load` reads them, and the links to directories it would warn
+/// about. `generate`'s fast path compares it with the hash remembered for the last run
+/// ([`crate::out::cache`]). `None` when the directory or a file cannot be read as `load` reads
+/// it (then `load` reports why).
+pub fn inputs_hash(dir: &Path) -> Option<String> {
+    let listing = crate::input::list(dir, &["yaml", "yml"]).ok()?;
+    let mut hasher = crate::hash::Hasher::new();
+    for link in &listing.linked_dirs {
+        hasher.write(b"link\0");
+        hasher.write(link.as_os_str().as_encoded_bytes());
+        hasher.write(&[0]);
+    }
+    for path in &listing.files {
+        let text = read_spec_file(dir, path).ok()?;
+        hasher.write(path.as_os_str().as_encoded_bytes());
+        hasher.write(&[0]);
+        hasher.write(text.as_bytes());
+        hasher.write(&[0]);
+    }
+    Some(hasher.hex())
+}
+
+thread_local! {
+    /// How many spec files [`load`] and [`load_memory`] handed to the YAML parser on this
+    /// thread: what the tests of `generate`'s fast path observe (it parses none).
+    static FILES_PARSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many spec files were parsed as YAML by loads started on this thread so far.
+pub fn files_parsed() -> usize {
+    FILES_PARSED.with(std::cell::Cell::get)
+}
+
 /// A spec file held in memory (the spec at a git revision, read from git's objects).
 #[derive(Debug, Clone)]
 pub struct MemoryFile {
@@ -218,6 +252,7 @@ fn load_read(files: Vec<ReadFile>, mut spec: Spec, diags: &mut Diagnostics) -> S
         return spec;
     }
     // Parsing YAML is most of loading: files are parsed on all threads, then decoded in order.
+    FILES_PARSED.with(|parsed| parsed.set(parsed.get() + files.len()));
     let parsed = crate::par::map(files, |file| {
         let parsed = file.text.map(|text| {
             let text = text.replace("\r\n", "\n");

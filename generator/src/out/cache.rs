@@ -19,10 +19,28 @@
 //!   on disk hash to what was printed. Any mismatch means "print again", never "current".
 //!
 //! `check` never reads the cache's word at all: it prints every file.
+//!
+//! **The fast path of `generate`** (nothing changed since the last run): the entry also
+//! records the hash of the run's inputs ([`Entry::inputs`]: every spec file's path and bytes,
+//! the resolved settings of `apigen.toml` and the flags, and this build of apigen) and the
+//! warnings that run reported. When the inputs hash the same now, the stamp on disk hashes to
+//! the one the entry remembers, and every file the stamp lists hashes to its line (nothing
+//! else in the directory), `generate` stops there: no spec file is parsed, nothing is emitted,
+//! and the remembered warnings are reported again. What it trusts: the seal (the entry was
+//! written by this user's apigen after it wrote or checked that very output from those very
+//! inputs), that generation is a pure function of its inputs, and the 64-bit hash ([`crate::hash`])
+//! to tell an edited file from the one written (not a cryptographic one: it catches any edit
+//! by hand or by a tool, not a collision crafted on purpose; `check` compares bytes and is
+//! what CI runs). An output file edited, added or removed by hand, a spec file touched by one
+//! byte, a changed setting or another build of apigen each mean the slow path, which restores
+//! the output. Hashing the output is most of what the fast path costs (GitHub's 40 MB, read
+//! through one buffer), and it is kept: a check of sizes and times would leave a file edited
+//! by hand in place. The warnings are the rest (GitHub's import has 16,237, 6 MB of JSON).
 
 use super::files::replace_file;
 use super::seal::Key;
 use super::stamp;
+use crate::diag::Diagnostics;
 use crate::emit::{Options, Output, escape::toml_string};
 use crate::model::Api;
 use std::collections::BTreeMap;
@@ -176,6 +194,21 @@ pub(super) struct Entry {
     pub stamp: Option<String>,
     /// Each Rust file: the hash of what it was printed from, and of its bytes.
     pub printed: BTreeMap<String, (String, String)>,
+    /// The hash of the inputs of the run that wrote or checked the output (see the module's
+    /// fast path), when that run knew them unchanged while it ran.
+    pub inputs: Option<String>,
+    /// The warnings of that run (at its levels, which are part of the inputs).
+    pub warnings: Option<Diagnostics>,
+}
+
+/// What a run knew of its inputs: their hash ([`crate::load::inputs_hash`] with the settings),
+/// and the spec's warnings.
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    /// The hash of every spec file, the settings and this build of apigen.
+    pub hash: String,
+    /// The warnings of the spec, as reported.
+    pub warnings: Diagnostics,
 }
 
 impl Entry {
@@ -191,7 +224,18 @@ impl Entry {
             printer: Some(build.printer.clone()),
             stamp: output.hash(stamp::STAMP),
             printed,
+            inputs: None,
+            warnings: None,
         }
+    }
+
+    /// This entry, remembering `inputs` too.
+    pub fn with_inputs(mut self, inputs: Option<Inputs>) -> Self {
+        if let Some(inputs) = inputs {
+            self.inputs = Some(inputs.hash);
+            self.warnings = Some(inputs.warnings);
+        }
+        self
     }
 
     fn parse(text: &str) -> Self {
@@ -204,17 +248,23 @@ impl Entry {
             printer: stamp::key(text, "printer"),
             stamp: stamp::key(text, "stamp"),
             printed,
+            inputs: stamp::key(text, "inputs").filter(|hash| !hash.is_empty()),
+            warnings: text
+                .lines()
+                .find_map(|line| line.strip_prefix(WARNINGS))
+                .and_then(|json| serde_json::from_str(json).ok()),
         }
     }
 
     fn render(&self, absolute: &str) -> String {
         let field = |value: &Option<String>| value.clone().unwrap_or_default();
         let mut out = format!(
-            "{HEADER}dir = {}\nfingerprint = \"{}\"\nprinter = \"{}\"\nstamp = \"{}\"\nfiles = [\n",
+            "{HEADER}dir = {}\nfingerprint = \"{}\"\nprinter = \"{}\"\nstamp = \"{}\"\ninputs = \"{}\"\nfiles = [\n",
             toml_string(absolute),
             field(&self.fingerprint),
             field(&self.printer),
             field(&self.stamp),
+            field(&self.inputs),
         );
         for (path, (source, hash)) in &self.printed {
             out.push_str(&format!(
@@ -223,9 +273,16 @@ impl Entry {
             ));
         }
         out.push_str("]\n");
+        // One line of JSON (its strings escape every line break), after the list.
+        if let Some(json) = self.warnings.as_ref().and_then(|warnings| serde_json::to_string(warnings).ok()) {
+            out.push_str(&format!("{WARNINGS}{json}\n"));
+        }
         out
     }
 }
+
+/// The start of the line holding the remembered warnings.
+const WARNINGS: &str = "warnings = ";
 
 #[cfg(test)]
 mod tests {

@@ -15,6 +15,26 @@ pub(super) fn is_build_leftover(path: &str) -> bool {
     path.split('/').any(|part| part == "target") || path == "Cargo.lock" || path.ends_with("/Cargo.lock")
 }
 
+/// The hash of the regular file at `path` (a link is not followed: `None`), read through
+/// `buffer`: proving a large output unchanged then allocates nothing per file (reading
+/// GitHub's 40 MB into a new vector each time cost as much as hashing it).
+pub(super) fn hash_regular(path: &Path, buffer: &mut [u8]) -> Option<String> {
+    use std::io::Read;
+    if !std::fs::symlink_metadata(path).ok()?.file_type().is_file() {
+        return None;
+    }
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut hasher = crate::hash::Hasher::new();
+    loop {
+        match file.read(buffer) {
+            Ok(0) => return Some(hasher.hex()),
+            Ok(read) => hasher.write(&buffer[..read]),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+}
+
 /// Every file below `dir` as a relative path with `/`, sorted; empty when `dir` is absent.
 /// Refuses a directory holding anything but regular files and directories: a symbolic link
 /// could lead writes or removals outside it, and a FIFO would block a read.

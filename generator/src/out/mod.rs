@@ -17,13 +17,13 @@ mod report;
 mod seal;
 pub mod stamp;
 
-pub use cache::{Build, CacheDir};
+pub use cache::{Build, CacheDir, Inputs};
 pub use report::{Drift, WriteError, WriteReport};
 pub use stamp::{STAMP, Stamp};
 
 use crate::emit::Output;
 use crate::emit::jobs::Printed;
-use files::{io_error, is_build_leftover, list_files, remove_empty_parents, replace_file};
+use files::{hash_regular, io_error, is_build_leftover, list_files, remove_empty_parents, replace_file};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -72,18 +72,38 @@ impl OutputDir {
     /// recorded hash, and nothing else is (build leftovers aside). `None` when anything
     /// differs or cannot be read: then emit and compare.
     pub fn current(&self, build: &Build) -> Option<usize> {
+        if self.remembered.fingerprint.as_ref() != Some(&build.fingerprint) {
+            return None;
+        }
+        self.as_remembered()
+    }
+
+    /// `generate`'s fast path ([`cache`]): the number of files in the directory and the
+    /// warnings to report again, when this build remembers writing (or checking) it from inputs
+    /// hashing to `inputs` and it holds what it held then. `None` when anything differs.
+    pub fn unchanged_since(&mut self, inputs: &str) -> Option<(usize, crate::diag::Diagnostics)> {
+        if self.remembered.inputs.as_deref() != Some(inputs) || self.remembered.warnings.is_none() {
+            return None;
+        }
+        let files = self.as_remembered()?;
+        Some((files, self.remembered.warnings.take()?))
+    }
+
+    /// The number of files in the directory when its stamp hashes to the one remembered, every
+    /// file the stamp lists hashes (now) to its line, and nothing else is there (build
+    /// leftovers aside).
+    fn as_remembered(&self) -> Option<usize> {
         let stamp = self.stamp.as_ref()?;
-        if self.remembered.fingerprint.as_ref() != Some(&build.fingerprint) || self.remembered.stamp != self.stamp_hash
-        {
+        if self.remembered.stamp.is_none() || self.remembered.stamp != self.stamp_hash {
             return None;
         }
         let listed: Vec<&String> = self.on_disk.iter().filter(|p| !is_build_leftover(p) && *p != STAMP).collect();
         if listed.len() != stamp.files.len() {
             return None;
         }
+        let mut buffer = vec![0; 256 * 1024];
         for (path, hash) in &stamp.files {
-            let bytes = crate::input::read_regular(&self.path.join(path))?;
-            if hash.as_deref() != Some(crate::hash::hex(&bytes).as_str()) {
+            if hash.as_deref() != Some(hash_regular(&self.path.join(path), &mut buffer)?.as_str()) {
                 return None;
             }
         }
@@ -192,7 +212,21 @@ impl OutputDir {
     /// produced it: call it once `output` is written, or checked and found equal. A cache
     /// that cannot be written is no failure (it only saves work).
     pub fn remember(&self, output: &Output, build: &Build) {
-        self.cache.write(&self.path, &cache::Entry::of(build, output));
+        self.remember_run(output, build, None);
+    }
+
+    /// Remembers `inputs` for the directory as it is remembered already (a run that found it
+    /// current without emitting: the spec's bytes changed, not what it says).
+    pub fn remember_inputs(&self, inputs: Option<Inputs>) {
+        if inputs.is_some() {
+            self.cache.write(&self.path, &self.remembered.clone().with_inputs(inputs));
+        }
+    }
+
+    /// [`OutputDir::remember`], with the run's inputs when it knew them unchanged while it
+    /// ran: what lets the next `generate` stop without reading the spec ([`cache`]).
+    pub fn remember_run(&self, output: &Output, build: &Build, inputs: Option<Inputs>) {
+        self.cache.write(&self.path, &cache::Entry::of(build, output).with_inputs(inputs));
     }
 }
 
