@@ -71,6 +71,7 @@ measure() {
   rm -rf "$work/$label" "$work/cache" "$work/cache.key"
   mkdir -p "$work/$label"
   cp -r "$source" "$spec"
+  ops["$label"]="$("$apigen" list --spec "$spec" 2>/dev/null | wc -l)"
   for i in $(seq "$rounds"); do
     rm -rf "$out" "$work/cache" "$work/cache.key"
     run "$label.scratch" "$spec" "$out"
@@ -84,7 +85,6 @@ measure() {
     add_operation "$spec/$edited" "$i"
     run "$label.added" "$spec" "$out"
   done
-  ops["$label"]="$("$apigen" list --spec "$spec" | wc -l)"
 }
 
 declare -A ops
