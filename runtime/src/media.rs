@@ -19,7 +19,7 @@ pub enum Encoding {
     Form,
     /// `multipart/form-data`.
     Multipart,
-    /// Text (`text/*`).
+    /// Text (`text/*`, and XML: `application/xml`, `application/<x>+xml`).
     Text,
     /// Anything else: bytes as they are.
     Binary,
@@ -49,8 +49,19 @@ pub fn encoding(media_type: &str) -> Encoding {
         "multipart/form-data" => Encoding::Multipart,
         e if e.starts_with("application/") && e.ends_with("+json") => Encoding::Json,
         e if e.starts_with("text/") => Encoding::Text,
+        "application/xml" => Encoding::Text,
+        e if e.starts_with("application/") && e.ends_with("+xml") => Encoding::Text,
         _ => Encoding::Binary,
     }
+}
+
+/// The `Content-Type` a text body is sent or answered in: `media_type` with `charset=utf-8`
+/// added for text and XML (whose charset would otherwise be guessed), and exactly as declared
+/// for anything else: a urlencoded form passed raw has no charset parameter (WHATWG URL), so
+/// `application/x-www-form-urlencoded` travels as it is.
+pub fn text_content_type(media_type: &str) -> Cow<'_, str> {
+    let charset = encoding(media_type) == Encoding::Text && !media_type.contains("charset");
+    if charset { Cow::Owned(format!("{media_type}; charset=utf-8")) } else { Cow::Borrowed(media_type) }
 }
 
 /// Whether a request's `Content-Type` is one of `accepted` (declared media types, `image/*`
@@ -345,6 +356,8 @@ mod tests {
             ("application/x-www-form-urlencoded", Encoding::Form),
             ("multipart/form-data; boundary=x", Encoding::Multipart),
             ("text/csv", Encoding::Text),
+            ("application/xml", Encoding::Text),
+            ("application/atom+xml", Encoding::Text),
             ("application/pdf", Encoding::Binary),
             ("image/png", Encoding::Binary),
         ];

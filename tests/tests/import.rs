@@ -216,6 +216,49 @@ fn bodies_that_are_not_json_keep_their_kind_and_media_types() {
 }
 
 #[test]
+fn a_body_the_format_cannot_type_travels_raw_and_only_what_is_still_lost_is_a_gap() {
+    let (_dir, report, api) = import("fixtures/openapi/raw-bodies-3.0.json");
+    let mut shapes: Vec<String> = api
+        .operations
+        .iter()
+        .map(|op| {
+            let body = op.body.as_ref().map(|b| format!("{} {} sample={:?}", b.ty, b.media_types.join("|"), b.sample));
+            let answer = format!("{:?} {}", op.response.body, op.response.media_types.join("|"));
+            format!("{}: {body:?} -> {answer} gaps={:?}", op.name, op.gaps)
+        })
+        .collect();
+    shapes.sort(); // The operations load by file.
+    assert_eq!(
+        shapes,
+        [
+            r#"getReport: None -> Value(String) application/atom+xml gaps=["xml-responses"]"#,
+            r#"postBundle: None -> Empty  gaps=["non-json-request-bodies"]"#,
+            r#"postOrder: Some("string application/xml|text/xml sample=None") -> Value(String) application/xml gaps=["raw-request-bodies", "xml-responses"]"#,
+            r#"postRows: Some("string text/csv sample=None") -> Value(Named("Taken")) application/json gaps=[]"#,
+            r#"postToken: Some("string application/x-www-form-urlencoded sample=Some(String(\"grant_type=refresh_token&client_id=app-1&refresh_token=r-123\"))") -> Value(Named("Token")) application/json gaps=["raw-request-bodies"]"#,
+            r#"putPicture: Some("bytes image/png|application/vnd.ms-excel sample=None") -> Empty  gaps=[]"#,
+        ]
+    );
+    // Only the multipart form of a file beside a nested object is still lost (optional, so
+    // the operation stays without it).
+    let kinds = &report.summary.kinds;
+    assert_eq!(kinds.get("non-json-request-bodies"), Some(&1), "{kinds:?}");
+    assert!(report.summary.left_out.is_empty(), "{:?}", report.summary.left_out);
+    // The fixture `bodies` declares these operations' bodies as the import writes them.
+    let (fixture, _) = apigen::load(Path::new("fixtures/valid/bodies")).unwrap();
+    for name in ["postOrder", "postRows", "postToken"] {
+        let find = |api: &Api| api.operations.iter().find(|op| op.name == name).cloned().unwrap();
+        let (ours, theirs) = (find(&api), find(&fixture));
+        let body = |op: &apigen::model::Operation| {
+            op.body.as_ref().map(|b| (b.ty.clone(), b.media_types.clone(), b.sample.clone(), b.optional))
+        };
+        assert_eq!(body(&ours), body(&theirs), "{name}");
+        assert_eq!(ours.response.media_types, theirs.response.media_types, "{name}");
+        assert_eq!(ours.gaps, theirs.gaps, "{name}");
+    }
+}
+
+#[test]
 fn importing_the_export_of_nested_forms_and_query_styles_gives_them_back() {
     // The multipart body comes back as an inline copy beside its component (as every
     // multipart body does); the urlencoded one, its nested types and how both travel, exactly.

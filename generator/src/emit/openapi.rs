@@ -424,7 +424,9 @@ impl Document<'_> {
         for media_type in &body.media_types {
             let encoding = body.encoding_of(media_type);
             let mut media = vec![("schema", self.schema(&body.ty))];
-            let json_like = matches!(encoding, Encoding::Json | Encoding::Form);
+            // Text gives the sample it declares (a raw form's text), never a made-up string.
+            let json_like = matches!(encoding, Encoding::Json | Encoding::Form)
+                || (encoding == Encoding::Text && body.sample.is_some());
             if let Some(example) = sample::of_body(self.api, op).filter(|_| json_like) {
                 media.push(("example", example));
             }
@@ -459,7 +461,8 @@ impl Document<'_> {
                 encoding.insert(field.wire.clone(), json!({"style": "deepObject", "explode": true}));
             }
         }
-        Some(Value::Object(encoding))
+        // A form in brackets only for its undeclared keys has no field to say it of.
+        (!encoding.is_empty()).then_some(Value::Object(encoding))
     }
 
     /// `responses`: every success status, the router's refusals, each failure status once

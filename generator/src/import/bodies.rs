@@ -2,7 +2,7 @@
 //! a multipart form with files, text or raw bytes.
 
 use super::gaps;
-use super::media::{is_json_media, json_media, media_example};
+use super::media::{is_json_media, json_media, media_example, text_media};
 use super::refs;
 use super::schema::{At, list_or_map_sample};
 use super::typed::Expr;
@@ -37,7 +37,8 @@ impl Importer<'_> {
         let content = body.get("content").and_then(Value::as_object);
         let description = body.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty());
         if content.and_then(json_media).is_none()
-            && let Some((mut node, all_kept)) = content.and_then(|c| self.other_body(c, op_type, &body_pointer))
+            && let Some((mut node, all_kept)) =
+                content.and_then(|c| self.other_body(c, op_type, &body_pointer, op_gaps))
         {
             if !all_kept {
                 op_gaps.push(self.built.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
@@ -110,7 +111,6 @@ impl Importer<'_> {
         // The same schema also taken as a form, without files (the JSON value has none):
         // urlencoded, nested values in brackets; multipart, a nested value as one JSON part
         // (OpenAPI's `encoding` default). Every such media type, in the document's order.
-        let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
         let shape = self.form_shape(schema).filter(|(files, _)| files.is_empty());
         let forms: Vec<(&String, &Value)> = content
             .into_iter()
@@ -146,94 +146,105 @@ impl Importer<'_> {
     }
 
     /// A request body that is not JSON, as the format holds it: a form (an object, nested
-    /// values in brackets), a multipart form (an object, plus files: `format: binary`; a
-    /// nested value one JSON part), text (`string`) or raw bytes. The first media type of the
-    /// content that fits decides; `None` when none does.
+    /// values in brackets), a multipart form (an object, plus files: `format: binary`; a nested
+    /// value one JSON part), else raw: text (`string`) for text, XML and a urlencoded form
+    /// the format cannot type, raw bytes for any other concrete media type. The first media
+    /// type of the content decides; `None` when it is a multipart form the format cannot type
+    /// or a media range. A body passed raw whose schema the format could not check (XML, an
+    /// untyped form) notes gap `raw-request-bodies`.
     fn other_body(
         &mut self,
         content: &Map<String, Value>,
         op_type: &str,
         pointer: &str,
+        op_gaps: &mut Vec<String>,
     ) -> Option<(Map<String, Value>, bool)> {
-        let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
         let (media, entry) = content.iter().next()?;
-        // Raw bytes travel in any concrete media type: every one the document lists for the
-        // body is kept (an upload in `application/octet-stream`, `image/png` or `image/jpeg`).
-        let raw = |m: &str| {
-            m.contains('/')
-                && !m.contains('*')
-                && !m.ends_with("xml")
-                && !matches!(m, "application/x-www-form-urlencoded" | "multipart/form-data")
-        };
         let only_first = content.len() == 1;
         let media_essence = essence(media);
         let schema = entry.get("schema").cloned().unwrap_or(json!({}));
-        match media_essence.as_str() {
-            "application/x-www-form-urlencoded" | "multipart/form-data" => {
-                let multipart = media_essence == "multipart/form-data";
-                let fields = self.form_fields(&schema, multipart)?;
-                let at = At::new(
-                    refs::child(&refs::child(&refs::child(pointer, "content"), media), "schema"),
-                    format!("{op_type}Body"),
-                );
-                let mut inline = json!({"type": "object", "properties": schema_properties(self.doc.value, &schema)?, "required": schema_required(self.doc.value, &schema)});
-                // A form closed to undeclared fields stays closed (`unknown_fields: refuse`).
-                if refs::lookup_value(self.doc.value, &schema).and_then(|s| s.get("additionalProperties"))
-                    == Some(&json!(false))
-                {
-                    inline["additionalProperties"] = json!(false);
-                }
-                let mut typed = self.schema(&inline, &at);
-                typed.description = None;
-                let mut keys = vec![("media_type", json!(media_essence))];
-                if brackets_lists(self.doc.value, entry, &schema)
-                    || multipart && objects_deep(self.doc.value, entry, &schema)
-                {
-                    keys.push(("style", json!("deepObject")));
-                }
-                if !multipart && objects_exploded(self.doc.value, entry, &schema) {
-                    let pointer = refs::child(&refs::child(pointer, "content"), media);
-                    typed.gap(self.built.gaps.note(gaps::FORM_OBJECTS, &pointer));
-                }
-                let mut node = typed.node(keys);
-                // Files: `format: binary` strings of a multipart form.
-                if let Some(Value::Object(out)) = node.get_mut("fields") {
-                    for (name, file) in fields {
-                        if let Some(Value::Object(field)) = out.get_mut(&name) {
-                            // A list of files keeps how many it holds (`minItems`): its sample
-                            // sends that many, a part each.
-                            let counts = |k: &str| {
-                                file == FormField::Files && matches!(k, "min_items" | "max_items" | "exact_items")
-                            };
-                            field.retain(|k, _| matches!(k.as_str(), "optional" | "description") || counts(k));
-                            field.insert(
-                                "type".into(),
-                                json!(if file == FormField::Files { "list<file>" } else { "file" }),
-                            );
-                        }
-                    }
-                }
-                Some((node, only_first))
-            }
-            "text/plain" | "text/csv" | "text/html" | "text/markdown" => {
-                Some((map(vec![("type", json!("string")), ("media_type", json!(media_essence))]), only_first))
-            }
-            other if raw(other) => {
-                let mut listed: Vec<String> = Vec::new();
-                for m in content.keys().map(|m| essence(m)).filter(|m| raw(m)) {
-                    if !listed.contains(&m) {
-                        listed.push(m);
-                    }
-                }
-                let all_kept = content.keys().all(|m| raw(&essence(m)));
-                let media_type = match listed.as_slice() {
-                    [one] => json!(one),
-                    _ => json!(listed),
-                };
-                Some((map(vec![("type", json!("bytes")), ("media_type", media_type)]), all_kept))
-            }
-            _ => None,
+        let form = matches!(media_essence.as_str(), URLENCODED | "multipart/form-data");
+        if form && let Some(node) = self.form_body((media, entry), &schema, op_type, pointer) {
+            return Some((node, only_first));
         }
+        if form && media_essence != URLENCODED {
+            return None;
+        }
+        if form || text_media(&media_essence) {
+            // Every textual media type listed is kept (`application/xml` beside `text/xml`); a
+            // form the format cannot type is kept as the text it is.
+            let listed =
+                distinct(content.keys().map(|m| essence(m)).filter(|m| text_media(m) || (form && m == URLENCODED)));
+            let all_kept = listed.len() == content.len();
+            if schema_unchecked(self.doc.value, &schema) {
+                op_gaps.push(
+                    self.built.gaps.note(gaps::RAW_REQUEST, &refs::child(&refs::child(pointer, "content"), media)),
+                );
+            }
+            let mut keys = vec![("type", json!("string")), ("media_type", one_or_list(listed))];
+            // The document's example text is the body's sample (what sample calls send).
+            if let Some(text) = media_example(self.doc.value, entry).filter(Value::is_string) {
+                keys.push(("sample", text));
+            }
+            return Some((map(keys), all_kept));
+        }
+        // Raw bytes travel in any concrete media type: every one the document lists for the
+        // body is kept (an upload in `application/octet-stream`, `image/png` or `image/jpeg`).
+        if !raw_media(&media_essence) {
+            return None;
+        }
+        let listed = distinct(content.keys().map(|m| essence(m)).filter(|m| raw_media(m)));
+        let all_kept = content.keys().all(|m| raw_media(&essence(m)));
+        Some((map(vec![("type", json!("bytes")), ("media_type", one_or_list(listed))]), all_kept))
+    }
+
+    /// A form body the format types: an object whose every property can travel in the form
+    /// (files in a multipart one); `None` otherwise.
+    fn form_body(
+        &mut self,
+        (media, entry): (&String, &Value),
+        schema: &Value,
+        op_type: &str,
+        pointer: &str,
+    ) -> Option<Map<String, Value>> {
+        let media_essence = essence(media);
+        let multipart = media_essence == "multipart/form-data";
+        let fields = self.form_fields(schema, multipart)?;
+        let at = At::new(
+            refs::child(&refs::child(&refs::child(pointer, "content"), media), "schema"),
+            format!("{op_type}Body"),
+        );
+        let mut inline = json!({"type": "object", "properties": schema_properties(self.doc.value, schema)?, "required": schema_required(self.doc.value, schema)});
+        // A form closed to undeclared fields stays closed (`unknown_fields: refuse`).
+        if refs::lookup_value(self.doc.value, schema).and_then(|s| s.get("additionalProperties")) == Some(&json!(false))
+        {
+            inline["additionalProperties"] = json!(false);
+        }
+        let mut typed = self.schema(&inline, &at);
+        typed.description = None;
+        let mut keys = vec![("media_type", json!(media_essence))];
+        if brackets_lists(self.doc.value, entry, schema) || multipart && objects_deep(self.doc.value, entry, schema) {
+            keys.push(("style", json!("deepObject")));
+        }
+        if !multipart && objects_exploded(self.doc.value, entry, schema) {
+            let pointer = refs::child(&refs::child(pointer, "content"), media);
+            typed.gap(self.built.gaps.note(gaps::FORM_OBJECTS, &pointer));
+        }
+        let mut node = typed.node(keys);
+        // Files: `format: binary` strings of a multipart form.
+        if let Some(Value::Object(out)) = node.get_mut("fields") {
+            for (name, file) in fields {
+                if let Some(Value::Object(field)) = out.get_mut(&name) {
+                    // A list of files keeps how many it holds (`minItems`): its sample sends
+                    // that many, a part each.
+                    let counts =
+                        |k: &str| file == FormField::Files && matches!(k, "min_items" | "max_items" | "exact_items");
+                    field.retain(|k, _| matches!(k.as_str(), "optional" | "description") || counts(k));
+                    field.insert("type".into(), json!(if file == FormField::Files { "list<file>" } else { "file" }));
+                }
+            }
+        }
+        Some(node)
     }
 
     /// The fields of a form body that are files, when the schema is an object whose every
@@ -324,6 +335,56 @@ fn objects_exploded(doc: &Value, entry: &Value, schema: &Value) -> bool {
         let deep = encoding.and_then(|e| e.get(name)).and_then(|how| how.get("style")) == Some(&json!("deepObject"));
         object && !deep
     })
+}
+
+/// The urlencoded form's media type.
+const URLENCODED: &str = "application/x-www-form-urlencoded";
+
+/// A media type without its parameters, in lower case.
+fn essence(media: &str) -> String {
+    media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
+}
+
+/// Whether a body of the media type (an essence) may travel as raw bytes: a concrete media
+/// type that is not a form nor XML.
+fn raw_media(media: &str) -> bool {
+    media.contains('/')
+        && !media.contains('*')
+        && !media.ends_with("xml")
+        && !matches!(media, URLENCODED | "multipart/form-data")
+}
+
+/// The media types once each, in the document's order.
+fn distinct(media: impl Iterator<Item = String>) -> Vec<String> {
+    let mut listed: Vec<String> = Vec::new();
+    for m in media {
+        if !listed.contains(&m) {
+            listed.push(m);
+        }
+    }
+    listed
+}
+
+/// `media_type:` as the spec writes it: one media type alone, several as a list.
+fn one_or_list(listed: Vec<String>) -> Value {
+    match listed.as_slice() {
+        [one] => json!(one),
+        _ => json!(listed),
+    }
+}
+
+/// Whether a text body's schema says more than "a string" (an object, XML's elements, a
+/// pattern), which passing the text raw leaves unchecked.
+fn schema_unchecked(doc: &Value, schema: &Value) -> bool {
+    let schema = refs::lookup_value(doc, schema).unwrap_or(schema);
+    match schema.as_object() {
+        None => false,
+        Some(keys) => keys.iter().any(|(key, value)| match key.as_str() {
+            "type" => value != &json!("string"),
+            "format" | "description" | "title" | "example" | "examples" | "default" | "nullable" | "xml" => false,
+            _ => true,
+        }),
+    }
 }
 
 /// A field of a form body that is a file, or a list of files.

@@ -68,8 +68,10 @@ kinds! {
         "Operation left out.";
     ROUTE = "routes", "Two operations with the same method on the same route (up to parameter names).",
         "The later operation is left out.";
-    NON_JSON_BODY = "non-json-request-bodies", "A request body that is not JSON and that the format cannot hold: a form of nested objects, a media range (`*/*`), XML.",
+    NON_JSON_BODY = "non-json-request-bodies", "A request body the format can neither type nor pass raw: a multipart form it cannot type (files beside nested values, a schema that is not an object of properties), a media range (`image/*`).",
         "A required one: operation left out. An optional one: left out of the operation.";
+    RAW_REQUEST = "raw-request-bodies", "A request body whose schema the format cannot type, passed raw: XML (`application/xml`, `text/xml`, `application/<x>+xml`), a urlencoded form that is not an object of properties (`allOf`, `oneOf`, no properties), text whose schema says more than a string.",
+        "A `string` body in its media types: the client sends the text as given, the server checks the `Content-Type` (415 otherwise) and UTF-8 and hands the text to the handler, the schema unchecked.";
     REQUEST_ALTERNATIVES = "request-media-alternatives", "A request body also offered in media types the format cannot take for the same value (`application/xml`, an object as `application/octet-stream`, a form of another schema, a file beside text or a form).",
         "The JSON body is kept, with the forms (`application/x-www-form-urlencoded`, `multipart/form-data`) of the same schema (a body that is not JSON: its first media type's kind, raw bytes in every concrete media type listed); the other media types are not: the server answers 415 to them.";
     FORM_OBJECTS = "form-objects", "Objects inside a urlencoded form body without an `encoding` of `style: deepObject`: OpenAPI's default (`style: form`, exploded) writes an object's fields as keys of their own (`amount=1&currency=EUR`), beside the form's.",
@@ -77,7 +79,7 @@ kinds! {
     BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET or HEAD operation (a DELETE's is kept).",
         "Left out of the operation.";
     XML_RESPONSE = "xml-responses", "A success response in XML (`application/xml`, `text/xml`, `application/atom+xml`): the format has no XML type.",
-        "Answered and read as raw bytes (text when every media type is `text/`), its schema unchecked.";
+        "Answered and read as text (a `string`; raw bytes when another media type that is not text is listed beside it), its schema unchecked.";
     NON_JSON_RESPONSE = "non-json-responses", "A success response that is not JSON and that the format cannot hold: a media range (`*/*`, `image/*`) or a mix with JSON.",
         "Declared without body (`empty: true`): the generated client does not read it.";
     RESPONSE_ALTERNATIVES = "response-media-alternatives", "A JSON success response that also offers media types the format cannot answer for the same value (`application/xml`, `text/plain`, `application/zip` beside `application/json`), or that is JSON only by a media range (`*/*`).",

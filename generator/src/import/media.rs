@@ -32,6 +32,14 @@ pub(super) fn is_json_media(media: &str) -> bool {
     essence == "application/json" || essence.ends_with("+json") || essence == "text/json" || essence.ends_with("/json")
 }
 
+/// Whether a body of the media type (an essence) travels as text: `text/*` (JSON aside), XML
+/// (`application/xml`, `application/<x>+xml`). The format has no XML type: XML is text.
+pub(super) fn text_media(media: &str) -> bool {
+    (media.starts_with("text/") && !is_json_media(media))
+        || media == "application/xml"
+        || (media.starts_with("application/") && media.ends_with("+xml"))
+}
+
 /// The JSON media type a response is answered in when it is not `application/json`
 /// (`application/vnd.amadeus+json`, `application/problem+json`, `text/json`): kept, so the
 /// client asks for it and the server answers in it.

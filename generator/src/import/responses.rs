@@ -3,7 +3,7 @@
 
 use super::built::ErrorsTold;
 use super::gaps;
-use super::media::{json_media, json_media_named, media_example, offers_other_media, status_of};
+use super::media::{json_media, json_media_named, media_example, offers_other_media, status_of, text_media};
 use super::refs;
 use super::schema::{At, list_or_map_sample};
 use super::typed::Expr;
@@ -334,7 +334,7 @@ fn bodiless_success(success: &Success) -> Map<String, Value> {
 }
 
 /// A success response that is not JSON as the format answers it: text (`string`) when every
-/// media type is text, else raw `bytes` (XML among them), with the media types listed
+/// media type is text or XML, else raw `bytes`, with the media types listed
 /// (distinct, concrete).
 fn raw_response(response: &Value) -> Option<(&'static str, Vec<String>)> {
     let content = response.get("content")?.as_object()?;
@@ -350,7 +350,7 @@ fn raw_response(response: &Value) -> Option<(&'static str, Vec<String>)> {
             media_types.push(essence);
         }
     }
-    let text = media_types.iter().all(|m| m.starts_with("text/"));
+    let text = media_types.iter().all(|m| text_media(m));
     (!media_types.is_empty()).then_some((if text { "string" } else { "bytes" }, media_types))
 }
 

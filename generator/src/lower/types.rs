@@ -421,7 +421,7 @@ impl Lowerer<'_> {
                     let at = self.at(&origin.key(key));
                     self.diags
                         .error(at, format!("`{key}` is not allowed on a request body"))
-                        .hint("put it on the fields of the body type (a body of type `json`, a list or a map takes a `sample`)");
+                        .hint("put it on the fields of the body type (a body of type `json`, `string`, a list or a map takes a `sample`)");
                 }
             }
         }
@@ -888,9 +888,10 @@ impl Lowerer<'_> {
 }
 
 /// True when a request body of type `ty` takes a `sample` of its own: any JSON, a list or a
-/// map, which have no fields to hold samples.
+/// map, which have no fields to hold samples, and text (a raw body's sample is its text, an
+/// OAuth token request's `grant_type=refresh_token&...`).
 pub(super) fn body_takes_sample(ty: &str) -> bool {
-    ty == "json" || ty.starts_with("list<") || ty.starts_with("map<")
+    ty == "json" || ty == "string" || ty.starts_with("list<") || ty.starts_with("map<")
 }
 
 /// True when `unknown_fields` says to drop a request's undeclared fields.

@@ -138,6 +138,14 @@ impl Api {
         }
     }
 
+    /// Whether `ty` is an object keeping undeclared keys (`additional_properties`) with no
+    /// file field: as a form, decoded whole so that those keys reach its `extra`.
+    pub fn form_keeps_extras(&self, ty: &TypeRef) -> bool {
+        let TypeRef::Named(name) = ty else { return false };
+        let Some(TypeKind::Object(object)) = self.types.get(name).map(|d| &d.kind) else { return false };
+        object.additional.is_some() && !object.fields.iter().any(|f| f.ty.is_file_or_files())
+    }
+
     /// The group of an operation. Lowering guarantees every operation's tag exists.
     pub fn tag_of(&self, op: &Operation) -> &Tag {
         &self.tags[self.tag_index[&op.tag]]
@@ -680,7 +688,7 @@ pub enum Encoding {
     Form,
     /// `multipart/form-data`.
     Multipart,
-    /// `text/*`: a `string`.
+    /// Text: `text/*`, or XML (`application/xml`, `application/<x>+xml`), as a `string`.
     Text,
     /// Anything else: `bytes`.
     Binary,
@@ -696,14 +704,18 @@ impl Encoding {
             "multipart/form-data" => Encoding::Multipart,
             e if e.starts_with("application/") && e.ends_with("+json") => Encoding::Json,
             e if e.starts_with("text/") => Encoding::Text,
+            // XML is text: the format has no XML type, so such a body travels raw as a `string`.
+            "application/xml" => Encoding::Text,
+            e if e.starts_with("application/") && e.ends_with("+xml") => Encoding::Text,
             _ => Encoding::Binary,
         }
     }
 }
 
 impl Body {
-    /// The encoding of a body of this type in `media_type`: a `string` in a text media type is
-    /// text, `bytes` in any media type raw bytes.
+    /// The encoding of a body of this type in `media_type`: a `string` in a text media type
+    /// (or a urlencoded one: a form the format cannot type, passed as it is) is text, `bytes`
+    /// in any media type raw bytes.
     pub fn encoding_of(&self, media_type: &str) -> Encoding {
         body_encoding(&self.ty, media_type)
     }
@@ -726,6 +738,9 @@ pub fn body_encoding(ty: &TypeRef, media_type: &str) -> Encoding {
     match (ty, Encoding::of(media_type)) {
         (TypeRef::Bytes, _) => Encoding::Binary,
         (TypeRef::String, Encoding::Text) => Encoding::Text,
+        // A `string` body in a form media type is the form's text as it is (an OAuth token
+        // request the document gives no schema for): sent and handed over raw.
+        (TypeRef::String, Encoding::Form) => Encoding::Text,
         (_, encoding) => encoding,
     }
 }
@@ -914,12 +929,14 @@ impl Body {
     /// otherwise it is written and read field by field. A urlencoded form does when it nests
     /// or its style says so. A multipart one only when its style says so (`deepObject`, and
     /// it holds no file): by OpenAPI's `encoding` defaults a nested field is one part holding
-    /// its JSON.
+    /// its JSON. Either does when it keeps undeclared keys (`additional_properties`, without
+    /// files), which a form decoded whole hands over in `extra` as a JSON body does.
     pub fn bracketed(&self, api: &Api, encoding: Encoding) -> bool {
-        match encoding {
-            Encoding::Multipart => self.brackets && !api.holds_files(&self.ty),
-            _ => self.brackets || !api.flat_form(&self.ty),
-        }
+        api.form_keeps_extras(&self.ty)
+            || match encoding {
+                Encoding::Multipart => self.brackets && !api.holds_files(&self.ty),
+                _ => self.brackets || !api.flat_form(&self.ty),
+            }
     }
 }
 

@@ -139,8 +139,7 @@ pub(super) fn multipart(parts: &[crate::media::Part]) -> CallBody {
 
 /// A text body in `media_type`.
 pub(super) fn text(text: &str, media_type: &str) -> CallBody {
-    let content_type =
-        if media_type.contains("charset") { media_type.to_owned() } else { format!("{media_type}; charset=utf-8") };
+    let content_type = crate::media::text_content_type(media_type).into_owned();
     CallBody::Raw { content_type, bytes: Bytes::copy_from_slice(text.as_bytes()) }
 }
 

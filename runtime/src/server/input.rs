@@ -689,6 +689,16 @@ impl Input {
         self.form_fields();
     }
 
+    /// For a form whose object ignores undeclared fields (`unknown_fields: ignore`, what an
+    /// imported document's open objects say): every field the operation did not read is
+    /// dropped, never refused by [`Input::finish`]. Called after the declared fields are read.
+    pub fn ignore_other_form_fields(&mut self) {
+        match self.form_fields() {
+            Form::Pairs(pairs) => pairs.iter_mut().for_each(|pair| pair.end |= READ),
+            Form::Parts(parts) => parts.iter_mut().for_each(|(_, _, read)| *read = true),
+        }
+    }
+
     /// Whether the request sends a body: a `Content-Type`, or bytes declared (a length above
     /// zero, or a chunked transfer).
     fn sends_body(&self) -> bool {
@@ -698,8 +708,9 @@ impl Input {
             || !self.body.is_empty()
     }
 
-    /// The body as text (for a `text/*` body). `None` when absent (a violation when
-    /// `required`) or not UTF-8.
+    /// The body as text (a `string` body: `text/*`, XML, a urlencoded form passed raw). `None`
+    /// when absent (a violation when `required`) or not UTF-8 (a violation of `body` saying
+    /// where the text stops being UTF-8).
     pub fn text_body(&mut self, required: bool) -> Option<String> {
         if self.body.is_empty() {
             if required {
@@ -709,8 +720,9 @@ impl Input {
         }
         match std::str::from_utf8(&self.body) {
             Ok(text) => Some(text.to_owned()),
-            Err(_) => {
-                self.fail(String::new(), "the body is not UTF-8 text");
+            Err(error) => {
+                let at = error.valid_up_to();
+                self.fail("body".to_owned(), format!("is not UTF-8 text (from byte {at})"));
                 None
             }
         }

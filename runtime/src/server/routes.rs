@@ -86,11 +86,11 @@ pub fn json<T: Serialize>(value: T, status: u16, media_type: &'static str) -> Re
     Ok(response)
 }
 
-/// Writes text in the negotiated media type (`text/csv; charset=utf-8`).
+/// Writes text in the negotiated media type (`text/csv; charset=utf-8`, see
+/// [`crate::media::text_content_type`]).
 #[doc(hidden)] // Generated code names it through `codegen`.
 pub fn text(value: String, status: u16, media_type: &'static str) -> Result<Response, ApiError> {
-    let content_type =
-        if media_type.contains("charset") { media_type.to_owned() } else { format!("{media_type}; charset=utf-8") };
+    let content_type = crate::media::text_content_type(media_type);
     let content_type =
         HeaderValue::from_str(&content_type).unwrap_or(HeaderValue::from_static("text/plain; charset=utf-8"));
     Ok((status_code(status), [(header::CONTENT_TYPE, content_type)], value).into_response())

@@ -254,6 +254,10 @@ impl ServerEmitter<'_> {
             // Nothing reads the form, which must still be read for what it gives to be refused.
             reads.push(quote! { __input.empty_form(); });
         }
+        if object.ignores_unknown {
+            // An open object (`unknown_fields: ignore`) drops what it does not declare.
+            reads.push(quote! { __input.ignore_other_form_fields(); });
+        }
         // A required field missing ends the body with `?`, inside a closure; without one the
         // body is always built.
         let build = if fallible {
