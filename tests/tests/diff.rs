@@ -142,3 +142,26 @@ fn scopes_required_more_break_callers_and_scopes_dropped_or_alternatives_added_d
     let flows = oauth_changes(&[("api.yaml", "oauth/refresh", "oauth/renew")]);
     assert_eq!(flows, ["auth scheme vault auth-scheme-flows-changed Safe/Safe"]);
 }
+
+#[test]
+fn a_raw_body_replaced_by_a_typed_one_and_back_breaks_callers_and_implementers_both_ways() {
+    let temp = tempfile::tempdir().unwrap();
+    let raw = temp.path().join("raw");
+    copy_dir(Path::new(BASE), &raw);
+    apply(&parse_edits(&fs::read_to_string(format!("{CASES}/body-typed-to-raw.edit")).unwrap()), &raw).unwrap();
+    let (typed, raw) = (load(Path::new(BASE)), load(&raw));
+    let kinds = |changes: &[diff::Change]| -> Vec<String> {
+        changes.iter().map(|c| format!("{} {:?}/{:?}: {}", c.kind, c.callers, c.implementers, c.reason)).collect()
+    };
+    let to_raw = kinds(&diff::diff(&typed, &raw));
+    assert!(
+        to_raw.contains(&"body-type-changed Breaking/Breaking: request body `TagPetBody` becomes `string`".to_owned()),
+        "{to_raw:?}"
+    );
+    let to_typed = kinds(&diff::diff(&raw, &typed));
+    assert!(
+        to_typed
+            .contains(&"body-type-changed Breaking/Breaking: request body `string` becomes `TagPetBody`".to_owned()),
+        "{to_typed:?}"
+    );
+}
