@@ -62,7 +62,7 @@ async fn start() -> String {
 }
 
 fn client(base: &str) -> Client {
-    Client::builder(base, "unused").retry(RetryPolicy::none()).build().unwrap()
+    Client::builder(base).retry(RetryPolicy::none()).build().unwrap()
 }
 
 /// One request as it arrives on the wire: its `Content-Type` and body bytes. The listener
