@@ -1,7 +1,11 @@
 //! JSON decoding and encoding for generated types, without serde derive.
 //!
-//! Generated types decode from a [`serde_json::Value`] through [`FromJson`], a trait whose
-//! implementations are short and non-generic: each field is one call on an [`Object`] reader.
+//! Generated types decode through [`FromJson`], a trait whose implementations are short and
+//! non-generic: each field is one call on an [`Object`] reader. A value is read from a
+//! [`Source`]: a parsed [`serde_json::Value`] (responses, parameters, forms), or the text of
+//! a request body, read straight from its bytes without building a tree (see the `source`
+//! module: [`check_strict`] checks the body once, then each object is read as the list of its
+//! keys with their values' text, each array item by item).
 //! The [`Decoder`] tracks the JSON pointer of the value being read and collects every problem
 //! instead of stopping at the first, in one of two modes:
 //!
@@ -19,7 +23,12 @@ use crate::validate::{Capped, Violation, Violations};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+
+mod source;
+use source::Place;
+pub use source::{Checked, Source, StrictParseError, check_strict};
 
 /// How strictly to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,8 +62,6 @@ pub struct Decoder {
     found: usize,
     /// Most violations built; `None` builds every one.
     cap: Option<usize>,
-    /// Finding the fields a type reads ([`fields_read`]).
-    probe: Option<Probe>,
     /// Lenient mode: optional fields whose value could not be read, left absent (pointer,
     /// reason).
     not_understood: Vec<(String, String)>,
@@ -87,18 +94,19 @@ pub struct NotUnderstood {
 /// Decodes a value of type `T` in the given mode.
 pub fn decode<T: FromJson>(value: Value, mode: Mode) -> Result<T, Violations> {
     let mut decoder = Decoder::new(mode);
-    match T::from_json(value, &mut decoder) {
+    match T::from_json(Source::Tree(value), &mut decoder) {
         Some(decoded) if decoder.found == 0 => Ok(decoded),
         _ => Err(decoder.into_error()),
     }
 }
 
 /// Decodes a value of type `T` strictly (a request body), building only the first `cap`
-/// violations and counting the rest.
-pub fn decode_capped<T: FromJson>(value: Value, cap: usize) -> Result<T, Capped> {
+/// violations and counting the rest. A request body is given as the text [`check_strict`]
+/// accepted, and decoded straight from it.
+pub fn decode_capped<'j, T: FromJson>(value: impl Into<Source<'j>>, cap: usize) -> Result<T, Capped> {
     let mut decoder = Decoder::new(Mode::Strict);
     decoder.cap = Some(cap);
-    match T::from_json(value, &mut decoder) {
+    match T::from_json(value.into(), &mut decoder) {
         Some(decoded) if decoder.found == 0 => Ok(decoded),
         _ => {
             let all = decoder.found.max(1);
@@ -128,7 +136,7 @@ fn decode_text<T: FromJson>(value: Value, empty_is_container: bool) -> Result<T,
     let mut decoder = Decoder::new(Mode::Strict);
     decoder.text = true;
     decoder.empty_is_container = empty_is_container;
-    match T::from_json(value, &mut decoder) {
+    match T::from_json(Source::Tree(value), &mut decoder) {
         Some(decoded) if decoder.found == 0 => Ok(decoded),
         _ => Err(decoder.into_error()),
     }
@@ -150,7 +158,7 @@ pub fn decode_reporting<T: FromJson>(
     reread: impl FnOnce() -> Value,
 ) -> Result<(T, Vec<NotUnderstood>), Violations> {
     let mut decoder = Decoder::new(Mode::Lenient);
-    let decoded = T::from_json(value, &mut decoder);
+    let decoded = T::from_json(Source::Tree(value), &mut decoder);
     let reread = std::cell::Cell::new(Some(reread));
     let reread = || reread.take().map_or(Value::Null, |reread| reread());
     let not_understood = decoder.finish_reporting(decoded.is_some(), &reread)?;
@@ -213,7 +221,6 @@ impl Decoder {
             violations: Vec::new(),
             found: 0,
             cap: None,
-            probe: None,
             not_understood: Vec::new(),
             placeholder: false,
             text: false,
@@ -283,6 +290,10 @@ impl Decoder {
         self.path.push(Step::Key(start..self.keys.len()));
     }
 
+    fn enter_index(&mut self, index: usize) {
+        self.path.push(Step::Index(index));
+    }
+
     fn leave(&mut self) {
         if let Some(Step::Key(key)) = self.path.pop() {
             self.keys.truncate(key.start);
@@ -290,7 +301,7 @@ impl Decoder {
     }
 
     /// Reads `value` as the element at `key` of the current object.
-    pub fn at_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<T> {
+    pub fn at_key<T: FromJson>(&mut self, key: &str, value: Source<'_>) -> Option<T> {
         self.enter_key(key);
         let result = T::from_json(value, self);
         self.leave();
@@ -300,7 +311,7 @@ impl Decoder {
     /// Reads `value` as the optional field `key`; `None` when it did not decode (recorded).
     /// Lenient: a value that does not fit is recorded as not understood instead, and read as
     /// absent, so the rest of the response survives.
-    fn at_optional_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<T> {
+    fn at_optional_key<T: FromJson>(&mut self, key: &str, value: Source<'_>) -> Option<T> {
         let before = self.found;
         self.enter_key(key);
         let result = T::from_json(value, self);
@@ -328,22 +339,31 @@ impl Decoder {
     }
 
     /// Reads `value` as the element at `index` of the current array.
-    pub fn at_index<T: FromJson>(&mut self, index: usize, value: Value) -> Option<T> {
-        self.path.push(Step::Index(index));
+    pub fn at_index<T: FromJson>(&mut self, index: usize, value: Source<'_>) -> Option<T> {
+        self.enter_index(index);
         let result = T::from_json(value, self);
         self.leave();
         result
     }
 
     /// Starts reading an object; records a problem when `value` is not one.
-    pub fn object(&mut self, value: Value) -> Option<Object<'_>> {
-        match self.as_form_gives(value, Want::Object) {
-            Value::Object(map) => {
-                let before = self.found;
-                Some(Object { map, decoder: self, before })
-            }
-            other => self.fail(format!("expected an object, found {}", kind(&other))),
-        }
+    pub fn object<'j>(&mut self, value: Source<'j>) -> Option<Object<'_, 'j>> {
+        let fields = match value {
+            Source::Tree(value) => match self.as_form_gives(value, Want::Object) {
+                Value::Object(map) => Entries::Tree(map),
+                other => return self.not_an_object(&other),
+            },
+            Source::Text(text) => match Source::text_entries(text) {
+                Some(entries) => Entries::Text(entries),
+                None => return self.not_an_object(&Source::Text(text).scalar()),
+            },
+        };
+        let before = self.found;
+        Some(Object { fields, decoder: self, before })
+    }
+
+    fn not_an_object<T>(&mut self, found: &Value) -> Option<T> {
+        self.fail(format!("expected an object, found {}", kind(found)))
     }
 
     /// `value` as a form gives it for what is wanted (when reading a form; otherwise `value`
@@ -366,11 +386,11 @@ impl Decoder {
     /// `json`).
     fn scalar<T>(
         &mut self,
-        value: Value,
+        value: Source<'_>,
         parse: fn(&str) -> Result<T, String>,
         json: fn(Value, &mut Decoder) -> Option<T>,
     ) -> Option<T> {
-        match value {
+        match value.scalar() {
             Value::String(text) if self.text => match parse(&text) {
                 Ok(parsed) => Some(parsed),
                 Err(message) => self.fail(message),
@@ -380,8 +400,8 @@ impl Decoder {
     }
 
     /// Reads a string.
-    pub fn string(&mut self, value: Value) -> Option<String> {
-        match value {
+    pub fn string(&mut self, value: Source<'_>) -> Option<String> {
+        match value.scalar() {
             Value::String(s) => Some(s),
             other => self.fail(format!("expected a string, found {}", kind(&other))),
         }
@@ -412,7 +432,7 @@ pub fn kind(value: &Value) -> String {
 pub trait FromJson: Sized {
     /// Reads `value`. On failure the problems are recorded in `decoder` and `None` returned
     /// (never `None` without a problem recorded: [`Object`] relies on it).
-    fn from_json(value: Value, decoder: &mut Decoder) -> Option<Self>;
+    fn from_json(value: Source<'_>, decoder: &mut Decoder) -> Option<Self>;
 
     /// Whether `null` is a value of this type: only for any JSON (`serde_json::Value`), which
     /// a request may give as `null` where a field's type is any JSON (JSON Schema's `{}`).
@@ -426,7 +446,7 @@ pub trait FromJson: Sized {
     fn placeholder() -> Self {
         let mut decoder = Decoder::new(Mode::Lenient);
         decoder.placeholder = true;
-        match Self::from_json(Value::Object(Map::new()), &mut decoder) {
+        match Self::from_json(Source::Tree(Value::Object(Map::new())), &mut decoder) {
             Some(value) => value,
             None => no_placeholder(std::any::type_name::<Self>()),
         }
@@ -439,7 +459,7 @@ fn no_placeholder(name: &str) -> ! {
 }
 
 impl FromJson for String {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
         d.string(value)
     }
 
@@ -449,7 +469,7 @@ impl FromJson for String {
 }
 
 impl FromJson for bool {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
         d.scalar(value, crate::params::FromParam::from_param, |value, d| match value {
             Value::Bool(b) => Some(b),
             other => d.fail(format!("expected a boolean, found {}", kind(&other))),
@@ -470,7 +490,7 @@ fn whole(x: f64) -> Option<i64> {
 }
 
 impl FromJson for i64 {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
         d.scalar(value, crate::params::FromParam::from_param, integer)
     }
 
@@ -493,7 +513,7 @@ fn integer(value: Value, d: &mut Decoder) -> Option<i64> {
 }
 
 impl FromJson for f64 {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
         d.scalar(value, crate::params::FromParam::from_param, |value, d| match &value {
             Value::Number(n) => n.as_f64().or_else(|| d.fail("the number is out of range")),
             other => d.fail(format!("expected a number, found {}", kind(other))),
@@ -506,8 +526,8 @@ impl FromJson for f64 {
 }
 
 impl FromJson for Value {
-    fn from_json(value: Value, _: &mut Decoder) -> Option<Self> {
-        Some(value)
+    fn from_json(value: Source<'_>, _: &mut Decoder) -> Option<Self> {
+        Some(value.into_value())
     }
 
     const TAKES_NULL: bool = true;
@@ -518,7 +538,7 @@ impl FromJson for Value {
 }
 
 impl FromJson for chrono::DateTime<chrono::Utc> {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
         let text = d.string(value)?;
         match chrono::DateTime::parse_from_rfc3339(&text) {
             Ok(at) => Some(at.with_timezone(&chrono::Utc)),
@@ -534,11 +554,8 @@ impl FromJson for chrono::DateTime<chrono::Utc> {
 /// A value that may be `null` (a response body the document declares nullable): `null` is
 /// `None`.
 impl<T: FromJson> FromJson for Option<T> {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
-        match value {
-            Value::Null => Some(None),
-            value => T::from_json(value, d).map(Some),
-        }
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
+        if value.is_null() { Some(None) } else { T::from_json(value, d).map(Some) }
     }
 
     fn placeholder() -> Self {
@@ -547,7 +564,7 @@ impl<T: FromJson> FromJson for Option<T> {
 }
 
 impl<T: FromJson> FromJson for Box<T> {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
         T::from_json(value, d).map(Box::new)
     }
 
@@ -560,16 +577,12 @@ impl<T: FromJson> FromJson for Box<T> {
 // decodes and keeps one item, and the walk (pointers, problems) is a plain function.
 
 impl<T: FromJson> FromJson for Vec<T> {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
-        let items = match d.as_form_gives(value, Want::List) {
-            Value::Array(items) => items,
-            other => return d.fail(format!("expected an array, found {}", kind(&other))),
-        };
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
         // Not sized by the items up front, and dropped at the first item that fails: a list
         // that does not decode keeps nothing while the rest is read for its violations.
         let mut decoded = Vec::new();
         let mut failed = false;
-        let ok = read_items(items, d, &mut |item, d| match T::from_json(item, d) {
+        let ok = read_list(value, d, &mut |item, d| match T::from_json(item, d) {
             Some(item) => {
                 if !failed {
                     decoded.push(item);
@@ -583,7 +596,7 @@ impl<T: FromJson> FromJson for Vec<T> {
                 }
                 false
             }
-        });
+        })?;
         if ok { Some(decoded) } else { None }
     }
 
@@ -593,12 +606,18 @@ impl<T: FromJson> FromJson for Vec<T> {
 }
 
 impl<T: FromJson> FromJson for BTreeMap<String, T> {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
-        let map = match d.as_form_gives(value, Want::Object) {
-            Value::Object(map) => map,
-            other => return d.fail(format!("expected an object, found {}", kind(&other))),
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
+        let entries = match value {
+            Source::Tree(value) => match d.as_form_gives(value, Want::Object) {
+                Value::Object(map) => Entries::Tree(map),
+                other => return d.not_an_object(&other),
+            },
+            Source::Text(text) => match Source::text_entries(text) {
+                Some(entries) => Entries::Text(entries),
+                None => return d.not_an_object(&Source::Text(text).scalar()),
+            },
         };
-        read_map(map, d)
+        read_map(entries, d)
     }
 
     fn placeholder() -> Self {
@@ -606,9 +625,9 @@ impl<T: FromJson> FromJson for BTreeMap<String, T> {
     }
 }
 
-fn read_map<T: FromJson>(map: Map<String, Value>, d: &mut Decoder) -> Option<BTreeMap<String, T>> {
+fn read_map<T: FromJson>(fields: Entries<'_>, d: &mut Decoder) -> Option<BTreeMap<String, T>> {
     let mut decoded = BTreeMap::new();
-    let ok = read_entries(map, d, &mut |key, item, d| match T::from_json(item, d) {
+    let ok = read_entries(fields, d, &mut |key, item, d| match T::from_json(item, d) {
         Some(item) => {
             decoded.insert(key, item);
             true
@@ -618,31 +637,94 @@ fn read_map<T: FromJson>(map: Map<String, Value>, d: &mut Decoder) -> Option<BTr
     if ok { Some(decoded) } else { None }
 }
 
-/// Reads every item of an array with `each` (which keeps it, and says whether it decoded),
-/// each at its index. True when every item decoded.
-fn read_items(items: Vec<Value>, d: &mut Decoder, each: &mut dyn FnMut(Value, &mut Decoder) -> bool) -> bool {
+/// Reads every item of a list with `each` (which keeps it, and says whether it decoded), each
+/// at its index. True when every item decoded; `None` (recorded) when `value` is not a list.
+fn read_list<'j>(
+    value: Source<'j>,
+    d: &mut Decoder,
+    each: &mut dyn FnMut(Source<'j>, &mut Decoder) -> bool,
+) -> Option<bool> {
+    match value {
+        Source::Tree(value) => match d.as_form_gives(value, Want::List) {
+            Value::Array(items) => Some(read_items(items, d, each)),
+            other => d.fail(format!("expected an array, found {}", kind(&other))),
+        },
+        Source::Text(text) => match source::read_text_items(text, d, each) {
+            Some(ok) => Some(ok),
+            None => d.fail(format!("expected an array, found {}", kind(&Source::Text(text).scalar()))),
+        },
+    }
+}
+
+/// Reads every item of an array with `each`, as [`read_list`] does.
+fn read_items<'j>(items: Vec<Value>, d: &mut Decoder, each: &mut dyn FnMut(Source<'j>, &mut Decoder) -> bool) -> bool {
     let mut ok = true;
     for (index, item) in items.into_iter().enumerate() {
-        d.path.push(Step::Index(index));
-        ok &= each(item, d);
+        d.enter_index(index);
+        ok &= each(Source::Tree(item), d);
         d.leave();
     }
     ok
 }
 
 /// Reads every entry of an object with `each`, like [`read_items`], each at its key.
-fn read_entries(
-    map: Map<String, Value>,
+fn read_entries<'j>(
+    fields: Entries<'j>,
     d: &mut Decoder,
-    each: &mut dyn FnMut(String, Value, &mut Decoder) -> bool,
+    each: &mut dyn FnMut(String, Source<'j>, &mut Decoder) -> bool,
 ) -> bool {
     let mut ok = true;
-    for (key, item) in map {
+    for (key, item) in fields.into_entries() {
         d.enter_key(&key);
         ok &= each(key, item, d);
         d.leave();
     }
     ok
+}
+
+/// The entries of an object being read: a tree's map, or the keys of a text with each value's
+/// text, in the order they came.
+enum Entries<'j> {
+    Tree(Map<String, Value>),
+    Text(Vec<(Cow<'j, str>, Checked<'j>)>),
+}
+
+impl<'j> Entries<'j> {
+    /// Takes the value of `key` out. As the tree's map (`serde_json`'s `preserve_order`) does,
+    /// the last entry takes the place of the one taken out: the keys left, which a closed
+    /// object refuses one by one, come in the same order from a tree and from a text.
+    fn remove(&mut self, key: &str) -> Option<Source<'j>> {
+        match self {
+            Entries::Tree(map) => map.remove(key).map(Source::Tree),
+            Entries::Text(entries) => {
+                let index = entries.iter().position(|(k, _)| k == key)?;
+                Some(Source::Text(entries.swap_remove(index).1))
+            }
+        }
+    }
+
+    /// True when `key` is given as `null`.
+    fn is_null(&self, key: &str) -> bool {
+        match self {
+            Entries::Tree(map) => map.get(key).is_some_and(Value::is_null),
+            Entries::Text(entries) => entries.iter().any(|(k, v)| k == key && v.as_str() == "null"),
+        }
+    }
+
+    /// The keys left, in order.
+    fn keys(&self) -> Vec<&str> {
+        match self {
+            Entries::Tree(map) => map.keys().map(String::as_str).collect(),
+            Entries::Text(entries) => entries.iter().map(|(k, _)| &**k).collect(),
+        }
+    }
+
+    fn into_entries(self) -> Box<dyn Iterator<Item = (String, Source<'j>)> + 'j> {
+        match self {
+            Entries::Tree(map) => Box::new(map.into_iter().map(|(k, v)| (k, Source::Tree(v)))),
+            Entries::Text(entries) => Box::new(entries.into_iter().map(|(k, v)| (k.into_owned(), Source::Text(v)))),
+        }
+    }
 }
 
 /// Reads the fields of one JSON object. Every read removes its key and gives the field a
@@ -655,27 +737,15 @@ fn read_entries(
 /// `?` or one `let .. else`) costs a branch, a drop flag and a drop per field on every failure
 /// path; for an API of twenty thousand fields that was the largest part of the time and
 /// memory rustc spent on the types crate, and of its machine code.
-pub struct Object<'d> {
-    map: Map<String, Value>,
+pub struct Object<'d, 'j> {
+    fields: Entries<'j>,
     decoder: &'d mut Decoder,
     before: usize,
 }
 
-impl Object<'_> {
-    fn take(&mut self, key: &str) -> Option<Value> {
-        if let Some(probe) = self.decoder.probe.as_mut().filter(|_| self.decoder.path.is_empty()) {
-            probe.fields.push(key.to_owned());
-        }
-        self.map.remove(key)
-    }
-
-    /// Notes, when finding the fields a type reads, that the top-level object ended (keeping
-    /// the keys it did not read when `rest`).
-    fn probe_end(&mut self, rest: bool) {
-        if let Some(probe) = self.decoder.probe.as_mut().filter(|_| self.decoder.path.is_empty()) {
-            probe.finished |= !rest;
-            probe.rest |= rest;
-        }
+impl<'j> Object<'_, 'j> {
+    fn take(&mut self, key: &str) -> Option<Source<'j>> {
+        self.fields.remove(key)
     }
 
     /// Records `message` at the field `key`.
@@ -695,7 +765,7 @@ impl Object<'_> {
         if !self.strict() {
             return;
         }
-        match found {
+        match found.map(Source::scalar) {
             Some(Value::String(s)) if s == expected => {}
             Some(other) => self.violation(key, &format!("must be {expected:?}, found {}", kind(&other))),
             None => self.violation(key, "is required"),
@@ -718,9 +788,9 @@ impl Object<'_> {
 
     /// The value of the required field `key`, or `None` (recorded) when it is missing or a
     /// refused `null`.
-    fn take_required(&mut self, key: &str, takes_null: bool) -> Option<Value> {
+    fn take_required(&mut self, key: &str, takes_null: bool) -> Option<Source<'j>> {
         match self.take(key) {
-            Some(Value::Null) if self.strict() && !takes_null => {
+            Some(value) if value.is_null() && self.strict() && !takes_null => {
                 self.violation(key, "must not be null");
                 None
             }
@@ -735,9 +805,9 @@ impl Object<'_> {
     /// A field that may be absent. Lenient: `null` reads as absent; strict: `null` is a
     /// violation (the spec does not allow it), or for any JSON the value `null`.
     pub fn optional<T: FromJson>(&mut self, key: &str) -> Option<T> {
-        if T::TAKES_NULL && self.strict() && self.map.get(key) == Some(&Value::Null) {
+        if T::TAKES_NULL && self.strict() && self.fields.is_null(key) {
             self.take(key);
-            return T::from_json(Value::Null, self.decoder);
+            return T::from_json(Source::Tree(Value::Null), self.decoder);
         }
         let value = self.take_optional(key)?;
         self.decoder.at_optional_key(key, value)
@@ -745,14 +815,14 @@ impl Object<'_> {
 
     /// The value of the optional field `key`: `None` when it is absent (or null, lenient) or
     /// a refused `null` (strict, recorded).
-    fn take_optional(&mut self, key: &str) -> Option<Value> {
+    fn take_optional(&mut self, key: &str) -> Option<Source<'j>> {
         match self.take(key) {
-            Some(Value::Null) if self.strict() => {
+            Some(value) if value.is_null() && self.strict() => {
                 self.violation(key, "must not be null");
                 None
             }
-            Some(Value::Null) | None => None,
-            Some(value) => Some(value),
+            Some(value) if value.is_null() => None,
+            value => value,
         }
     }
 
@@ -785,14 +855,14 @@ impl Object<'_> {
 
     /// The value of the nullable field `key`: `None` when it is null (or absent, lenient) or
     /// missing (strict, recorded).
-    fn take_nullable(&mut self, key: &str) -> Option<Value> {
+    fn take_nullable(&mut self, key: &str) -> Option<Source<'j>> {
         match self.take(key) {
             None if self.strict() => {
                 self.violation(key, "is required");
                 None
             }
-            None | Some(Value::Null) => None,
-            Some(value) => Some(value),
+            Some(value) if value.is_null() => None,
+            value => value,
         }
     }
 
@@ -808,7 +878,7 @@ impl Object<'_> {
     pub fn patch<T: FromJson>(&mut self, key: &str) -> crate::Patch<T> {
         match self.take(key) {
             None => crate::Patch::Absent,
-            Some(Value::Null) => crate::Patch::Null,
+            Some(value) if value.is_null() => crate::Patch::Null,
             Some(value) => match self.decoder.at_key(key, value) {
                 Some(value) => crate::Patch::Value(value),
                 None => crate::Patch::Absent,
@@ -818,25 +888,22 @@ impl Object<'_> {
 
     /// The keys not read so far, kept as additional properties.
     pub fn rest<T: FromJson>(&mut self) -> BTreeMap<String, T> {
-        self.probe_end(true);
-        let map = std::mem::take(&mut self.map);
-        read_map(map, self.decoder).unwrap_or_default()
+        let fields = std::mem::replace(&mut self.fields, Entries::Text(Vec::new()));
+        read_map(fields, self.decoder).unwrap_or_default()
     }
 
     /// Ends an object whose spec ignores fields it does not declare (`unknown_fields:
     /// ignore`, OpenAPI's objects without `additionalProperties: false`): keys not read are
     /// dropped in every mode. Returns what [`Object::finish`] returns.
-    pub fn finish_open(mut self) -> Option<()> {
-        self.probe_end(false);
+    pub fn finish_open(self) -> Option<()> {
         (self.decoder.placeholder || self.decoder.found == self.before).then_some(())
     }
 
     /// Ends the object: in strict and exact modes every key not read is a violation. Returns
     /// `Some` when nothing in this object failed (a field holding a placeholder among it).
-    pub fn finish(mut self) -> Option<()> {
-        self.probe_end(false);
+    pub fn finish(self) -> Option<()> {
         if self.decoder.mode != Mode::Lenient {
-            for key in self.map.keys() {
+            for key in self.fields.keys() {
                 self.decoder.enter_key(key);
                 self.decoder.record("is not a field of this object".to_owned());
                 self.decoder.leave();
@@ -846,62 +913,14 @@ impl Object<'_> {
     }
 }
 
-/// Why a request body could not be read by [`parse_strict`].
-#[derive(Debug)]
-pub enum StrictParseError {
-    /// Not JSON.
-    Syntax(serde_json::Error),
-    /// An object gives a key twice: the JSON pointer of each repeated key (RFC 8259 leaves
-    /// the meaning open; parsers disagree on which value wins, so a request may not rely on
-    /// one).
-    DuplicateKeys(Vec<String>),
-}
-
-/// Parses a request body, refusing objects that give a key twice (`serde_json` would keep
-/// the last value silently).
+/// Parses a JSON parameter, refusing objects that give a key twice (`serde_json` would keep
+/// the last value silently). A request body is not parsed: [`check_strict`] checks it, and it
+/// is decoded from its text.
 pub fn parse_strict(bytes: &[u8]) -> Result<Value, StrictParseError> {
-    parse_keeping(bytes, None)
-}
-
-/// Parses a request body to be decoded as `T`, as [`parse_strict`] does, except that when `T`
-/// is read as one object of fixed fields, the value of any other top-level key is checked
-/// (for syntax, and for keys given twice) and skipped, never built: it is kept as `null`
-/// under its key, for decoding to refuse (a closed object) or drop (`unknown_fields:
-/// ignore`) as it would the value.
-pub fn parse_for<T: FromJson>(bytes: &[u8]) -> Result<Value, StrictParseError> {
-    parse_keeping(bytes, fields_read::<T>().as_deref())
-}
-
-/// The top-level fields a strict decoding of `T` reads, found by decoding an empty object;
-/// `None` when `T` is not read as one object of fixed fields (a union, a map, a list, an
-/// object keeping additional properties).
-fn fields_read<T: FromJson>() -> Option<Vec<String>> {
-    let mut probe = Decoder::new(Mode::Strict);
-    probe.probe = Some(Probe::default());
-    // Its violations (every required field is missing) are counted, never built.
-    probe.cap = Some(0);
-    let _ = T::from_json(Value::Object(Map::new()), &mut probe);
-    let Probe { fields, finished, rest } = probe.probe?;
-    (finished && !rest).then_some(fields)
-}
-
-/// What a decoding of an empty object read at the top level ([`fields_read`]).
-#[derive(Debug, Default)]
-struct Probe {
-    fields: Vec<String>,
-    /// The top-level object was finished (with `finish` or `finish_open`).
-    finished: bool,
-    /// It kept the keys it did not read (`rest`).
-    rest: bool,
-}
-
-/// [`parse_strict`], building at the top level only the values of the keys in `keep` (all
-/// of them when `None`).
-fn parse_keeping(bytes: &[u8], keep: Option<&[String]>) -> Result<Value, StrictParseError> {
     use serde::de::DeserializeSeed;
     let duplicates = std::cell::RefCell::new(Vec::new());
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value = UniqueKeys { at: &Place::Root, duplicates: &duplicates, keep }
+    let value = UniqueKeys { at: &Place::Root, duplicates: &duplicates }
         .deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value))
         .map_err(StrictParseError::Syntax)?;
@@ -914,26 +933,6 @@ struct UniqueKeys<'a> {
     /// Where the value is, written out only for a repeated key (most bodies have none).
     at: &'a Place<'a>,
     duplicates: &'a std::cell::RefCell<Vec<String>>,
-    /// In the top-level object only: the keys whose values are built (see [`parse_for`]).
-    keep: Option<&'a [String]>,
-}
-
-/// A place in the document being parsed, as the chain of steps from its root.
-enum Place<'a> {
-    Root,
-    Key(&'a Place<'a>, &'a str),
-    Index(&'a Place<'a>, usize),
-}
-
-impl Place<'_> {
-    /// The JSON pointer of this place (RFC 6901).
-    fn pointer(&self) -> String {
-        match self {
-            Place::Root => String::new(),
-            Place::Key(parent, key) => format!("{}/{}", parent.pointer(), key.replace('~', "~0").replace('/', "~1")),
-            Place::Index(parent, index) => format!("{}/{index}", parent.pointer()),
-        }
-    }
 }
 
 impl<'de> serde::de::DeserializeSeed<'de> for UniqueKeys<'_> {
@@ -983,7 +982,7 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
         let mut items = Vec::new();
         loop {
             let at = Place::Index(self.at, items.len());
-            match seq.next_element_seed(UniqueKeys { at: &at, duplicates: self.duplicates, keep: None })? {
+            match seq.next_element_seed(UniqueKeys { at: &at, duplicates: self.duplicates })? {
                 Some(item) => items.push(item),
                 None => break,
             }
@@ -995,13 +994,7 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
         let mut object = serde_json::Map::new();
         while let Some(key) = map.next_key::<String>()? {
             let at = Place::Key(self.at, &key);
-            let value = match self.keep {
-                Some(keep) if !keep.contains(&key) => {
-                    map.next_value_seed(Skipped { at: &at, duplicates: self.duplicates })?;
-                    Value::Null
-                }
-                _ => map.next_value_seed(UniqueKeys { at: &at, duplicates: self.duplicates, keep: None })?,
-            };
+            let value = map.next_value_seed(UniqueKeys { at: &at, duplicates: self.duplicates })?;
             if object.contains_key(&key) {
                 self.duplicates.borrow_mut().push(at.pointer());
             }
@@ -1011,82 +1004,9 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
     }
 }
 
-/// Reads a value without building it, recording the pointer of every repeated key as
-/// [`UniqueKeys`] does. An object's keys are remembered by a 64-bit hash (8 bytes a key, with
-/// a random seed), only while the object is read.
-struct Skipped<'a> {
-    at: &'a Place<'a>,
-    duplicates: &'a std::cell::RefCell<Vec<String>>,
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for Skipped<'_> {
-    type Value = ();
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Skipped<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let mut index = 0;
-        loop {
-            let at = Place::Index(self.at, index);
-            if seq.next_element_seed(Skipped { at: &at, duplicates: self.duplicates })?.is_none() {
-                return Ok(());
-            }
-            index += 1;
-        }
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        use std::hash::BuildHasher;
-        let seed = std::collections::hash_map::RandomState::new();
-        let mut seen = std::collections::HashSet::new();
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            let at = Place::Key(self.at, &key);
-            if !seen.insert(seed.hash_one(&*key)) {
-                self.duplicates.borrow_mut().push(at.pointer());
-            }
-            map.next_value_seed(Skipped { at: &at, duplicates: self.duplicates })?;
-        }
-        Ok(())
-    }
-}
-
 /// How a union variant is decoded, for the union helpers.
 #[doc(hidden)]
-pub type Decode<U> = fn(Value, &mut Decoder) -> Option<U>;
+pub type Decode<U> = for<'j> fn(Source<'j>, &mut Decoder) -> Option<U>;
 
 // The union helpers below are generic over the union, so each is compiled once per union of
 // every API: they only call the chosen variant's `decode`, and leave the choosing (tags,
@@ -1097,7 +1017,7 @@ pub type Decode<U> = fn(Value, &mut Decoder) -> Option<U>;
 /// unless `open` is false and the mode is strict).
 #[doc(hidden)]
 pub fn tagged<U>(
-    value: Value,
+    value: Source<'_>,
     d: &mut Decoder,
     tag: &str,
     names: &[&str],
@@ -1107,7 +1027,7 @@ pub fn tagged<U>(
 ) -> Option<U> {
     match choose_tagged(&value, d, tag, names, open) {
         Choice::Variant(index) => decode[index](value, d),
-        Choice::Unknown => Some(unknown(value)),
+        Choice::Unknown => Some(unknown(value.into_value())),
         Choice::Failed => None,
     }
 }
@@ -1123,16 +1043,16 @@ enum Choice {
 }
 
 /// The variant of a tagged union `value` names, or why none.
-fn choose_tagged(value: &Value, d: &mut Decoder, tag: &str, names: &[&str], open: bool) -> Choice {
-    let found = match value {
-        Value::Object(map) => map.get(tag).and_then(Value::as_str),
-        other => {
-            d.record(format!("expected an object, found {}", kind(other)));
+fn choose_tagged(value: &Source<'_>, d: &mut Decoder, tag: &str, names: &[&str], open: bool) -> Choice {
+    let found = match tag_of(value, tag) {
+        Ok(found) => found,
+        Err(kind) => {
+            d.record(format!("expected an object, found {kind}"));
             return Choice::Failed;
         }
     };
     let strict = d.mode == Mode::Strict;
-    let message = match found {
+    let message = match found.as_deref() {
         Some(found) => match names.iter().position(|name| *name == found) {
             Some(index) => return Choice::Variant(index),
             None if strict && !open => format!("{found:?} is not one of: {}", names.join(", ")),
@@ -1145,6 +1065,25 @@ fn choose_tagged(value: &Value, d: &mut Decoder, tag: &str, names: &[&str], open
     d.record(message);
     d.leave();
     Choice::Failed
+}
+
+/// The string value of the field `tag` of an object (`None` when it is absent or not a
+/// string), or the kind of what is not an object. A text's node is listed, not built: the
+/// chosen variant reads it as it would without a tag.
+fn tag_of<'v>(value: &'v Source<'_>, tag: &str) -> Result<Option<Cow<'v, str>>, String> {
+    match value {
+        Source::Tree(Value::Object(map)) => Ok(map.get(tag).and_then(Value::as_str).map(Cow::Borrowed)),
+        Source::Tree(other) => Err(kind(other)),
+        Source::Text(text) => match Source::text_entries(*text) {
+            Some(entries) => Ok(entries.into_iter().find(|(key, _)| key == tag).and_then(|(_, found)| {
+                match Source::Text(found).scalar() {
+                    Value::String(found) => Some(Cow::Owned(found)),
+                    _ => None,
+                }
+            })),
+            None => Err(kind(&value.clone().scalar())),
+        },
+    }
 }
 
 /// Decodes an untagged union: each variant is tried in order and the first that fits wins.
@@ -1162,17 +1101,19 @@ fn choose_tagged(value: &Value, d: &mut Decoder, tag: &str, names: &[&str], open
 /// the first it decodes as, whose violations are then reported.
 #[doc(hidden)]
 pub fn untagged<U: crate::Validate>(
-    value: Value,
+    value: Source<'_>,
     d: &mut Decoder,
     names: &[&str],
     decode: &[Decode<U>],
     unknown: fn(Value) -> U,
     open: bool,
 ) -> Option<U> {
+    // Each variant is tried on the value: its node is built once, as a tree.
+    let value = value.into_value();
     if d.mode == Mode::Strict {
         for variant in decode {
             let mut trial = d.trial(Mode::Strict);
-            let decoded = variant(value.clone(), &mut trial);
+            let decoded = variant(Source::Tree(value.clone()), &mut trial);
             if let Some(decoded) = decoded.filter(|v| trial.found == 0 && v.validate().is_ok()) {
                 return Some(decoded);
             }
@@ -1180,7 +1121,7 @@ pub fn untagged<U: crate::Validate>(
     }
     let mut decoded = None;
     let mut attempt = |index: usize, value: Value, trial: &mut Decoder| {
-        decoded = decode[index](value, trial);
+        decoded = decode[index](Source::Tree(value), trial);
         decoded.is_some()
     };
     match choose_untagged(&value, d, names, &mut attempt, open) {
@@ -1361,7 +1302,7 @@ mod tests {
     }
 
     impl FromJson for Thing {
-        fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
             let mut o = d.object(value)?;
             o.constant("object", "thing");
             let thing = Thing {
@@ -1375,18 +1316,57 @@ mod tests {
         }
     }
 
+    /// The messages of decoding `body` strictly as `T`, from its text (as the server reads a
+    /// body) and from its tree, which must agree.
+    fn from_both<T: FromJson + std::fmt::Debug>(body: &str) -> Result<T, Vec<String>> {
+        let messages = |capped: Capped| capped.listed.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+        let text = check_strict(body.as_bytes()).unwrap();
+        let from_text = decode_capped::<T>(text, 100).map_err(messages);
+        let from_tree = decode_capped::<T>(parse_strict(body.as_bytes()).unwrap(), 100).map_err(messages);
+        assert_eq!(format!("{from_text:?}"), format!("{from_tree:?}"), "{body}");
+        from_text
+    }
+
     #[test]
-    fn a_body_is_parsed_building_only_the_top_level_fields_its_type_reads() {
-        let body = br#"{"object": "thing", "id": "t", "junk": [{"deep": [1, 2]}], "size": 3}"#;
-        let parsed = parse_for::<Thing>(body).unwrap();
-        assert_eq!(parsed, json!({"object": "thing", "id": "t", "junk": null, "size": 3}));
-        // A key given twice inside a skipped value is still refused.
-        let twice = br#"{"id": "t", "junk": {"a": 1, "a": 2}}"#;
-        let Err(StrictParseError::DuplicateKeys(found)) = parse_for::<Thing>(twice) else { panic!() };
+    fn a_body_decoded_from_its_text_reads_as_its_tree_does() {
+        let closed = r#" {"object": "thing", "id": "t", "owner": null, "junk": [{"deep": [1, 2]}]} "#;
+        assert_eq!(from_both::<Thing>(closed).unwrap_err(), ["/junk: is not a field of this object"]);
+        let thing: Thing = from_both(r#"{"object": "thing", "id": "t\u0041", "owner": null, "tags": ["a"]}"#).unwrap();
+        assert_eq!(thing, Thing { id: "tA".into(), size: None, owner: None, tags: vec!["a".into()] });
+        // Every kind of problem, in the order a tree gives them (keys left in a closed object
+        // come as `serde_json`'s map leaves them).
+        let wrong = r#"{"a": 1, "tags": [1, "b", {}], "object": "other", "size": null, "b": 2, "id": [], "c": 3}"#;
+        assert_eq!(
+            from_both::<Thing>(wrong).unwrap_err(),
+            [
+                "/object: must be \"thing\", found the string \"other\"",
+                "/id: expected a string, found an array",
+                "/size: must not be null",
+                "/owner: is required",
+                "/tags/0: expected a string, found the number 1",
+                "/tags/2: expected a string, found an object",
+                "/a: is not a field of this object",
+                "/b: is not a field of this object",
+                "/c: is not a field of this object",
+            ]
+        );
+        assert_eq!(
+            from_both::<Outer>(r#"{"inner": 5, "count": 2.0}"#).unwrap_err(),
+            ["/inner: expected an object, found the number 5"]
+        );
+        let map = from_both::<BTreeMap<String, Vec<i64>>>(r#"{"a/b": [1, 2.0], "c": []}"#).unwrap();
+        assert_eq!(map, BTreeMap::from([("a/b".to_owned(), vec![1, 2]), ("c".to_owned(), vec![])]));
+        assert_eq!(from_both::<Vec<Option<i64>>>("[null, 3]").unwrap(), [None, Some(3)]);
+        assert_eq!(from_both::<Any>(r#"{"required": {"x": [null]}}"#).unwrap().required, json!({"x": [null]}));
+        assert_eq!(from_both::<Open>(r#"{"id": "o", "junk": {"deep": [{}]}}"#).unwrap(), Open { id: "o".into() });
+        // Keys given twice anywhere, and what is not JSON, are refused before decoding.
+        let Err(StrictParseError::DuplicateKeys(found)) = check_strict(br#"{"id": "t", "junk": {"a": 1, "a": 2}}"#)
+        else {
+            panic!()
+        };
         assert_eq!(found, ["/junk/a"]);
-        // A type that is not one object of fixed fields keeps every value.
-        let map = parse_for::<BTreeMap<String, Vec<i64>>>(br#"{"a": [1], "b": [2]}"#).unwrap();
-        assert_eq!(map, json!({"a": [1], "b": [2]}));
+        assert!(matches!(check_strict(b"{\"a\": 1e400}"), Err(StrictParseError::Syntax(_))));
+        assert!(matches!(check_strict(b"[1] x"), Err(StrictParseError::Syntax(_))));
     }
 
     /// An object holding another in a required field, as generated code holds one.
@@ -1398,7 +1378,7 @@ mod tests {
     }
 
     impl FromJson for Outer {
-        fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
             let mut o = d.object(value)?;
             let outer = Outer { inner: o.required("inner"), count: o.required("count"), note: o.optional("note") };
             o.finish()?;
@@ -1454,7 +1434,7 @@ mod tests {
     }
 
     impl FromJson for Open {
-        fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
             let mut o = d.object(value)?;
             let open = Open { id: o.required("id") };
             o.finish_open()?;
@@ -1483,7 +1463,7 @@ mod tests {
     }
 
     impl FromJson for Any {
-        fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
             let mut o = d.object(value)?;
             let any = Any { required: o.required("required"), optional: o.optional("optional") };
             o.finish()?;

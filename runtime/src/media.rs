@@ -160,8 +160,8 @@ impl serde::Serialize for FilePart {
 /// A file never travels in JSON. Read leniently (samples, mocks), a string is a text file of
 /// those bytes, so a multipart body can be built from a JSON sample.
 impl crate::json::FromJson for FilePart {
-    fn from_json(value: serde_json::Value, d: &mut crate::json::Decoder) -> Option<Self> {
-        match value {
+    fn from_json(value: crate::json::Source<'_>, d: &mut crate::json::Decoder) -> Option<Self> {
+        match value.into_value() {
             serde_json::Value::String(text) if d.mode() == crate::json::Mode::Lenient => {
                 Some(FilePart::new("sample.txt", "text/plain", text))
             }

@@ -1,9 +1,8 @@
 //! The list envelope of paginated operations: `{ next?: { page }, count?, items }`.
 
-use crate::json::{Decoder, Fields, FromJson};
+use crate::json::{Decoder, Fields, FromJson, Source};
 use crate::validate::{Validate, Validator};
 use serde::Serialize;
-use serde_json::Value;
 
 /// One page of a paginated list.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +57,7 @@ impl<T> Page<T> {
 }
 
 impl FromJson for PageNext {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
         let mut o = d.object(value)?;
         let next = PageNext { page: o.required("page") };
         o.finish()?;
@@ -67,7 +66,7 @@ impl FromJson for PageNext {
 }
 
 impl<T: FromJson> FromJson for Page<T> {
-    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+    fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
         let mut o = d.object(value)?;
         let page = Page { next: o.optional("next"), count: o.optional("count"), items: o.required("items") };
         o.finish()?;

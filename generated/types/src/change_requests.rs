@@ -71,7 +71,7 @@ pub struct ChangeRequest {
 const _: () = {
     impl ::apigen_runtime::FromJson for ChangeRequest {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -177,7 +177,7 @@ pub struct ChangeRequestMergeResult {
 const _: () = {
     impl ::apigen_runtime::FromJson for ChangeRequestMergeResult {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -228,7 +228,7 @@ pub struct ChangeRequestPdf {
 const _: () = {
     impl ::apigen_runtime::FromJson for ChangeRequestPdf {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -319,7 +319,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for ChangeRequestResult {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -394,7 +394,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for ChangeRequestStatus {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -445,7 +445,7 @@ pub struct ChangeRequestUpdateResult {
 const _: () = {
     impl ::apigen_runtime::FromJson for ChangeRequestUpdateResult {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -494,7 +494,7 @@ pub struct ChangeRequestUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for ChangeRequestUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -552,7 +552,7 @@ pub struct CreateChangeRequestBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateChangeRequestBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -605,7 +605,7 @@ pub struct UpdateChangeRequestBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateChangeRequestBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

@@ -34,7 +34,7 @@ pub struct Collection {
 const _: () = {
     impl ::apigen_runtime::FromJson for Collection {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -127,7 +127,7 @@ pub struct CollectionPermissions {
 const _: () = {
     impl ::apigen_runtime::FromJson for CollectionPermissions {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -180,7 +180,7 @@ pub struct CollectionUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for CollectionUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -238,7 +238,7 @@ pub struct CreateCollectionBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateCollectionBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -298,7 +298,7 @@ pub struct MoveCollectionBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for MoveCollectionBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -353,7 +353,7 @@ pub struct SpacePosition {
 const _: () = {
     impl ::apigen_runtime::FromJson for SpacePosition {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -398,7 +398,7 @@ pub struct SpacePositionSpace {
 const _: () = {
     impl ::apigen_runtime::FromJson for SpacePositionSpace {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -454,7 +454,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SpacePositionTarget {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -519,7 +519,7 @@ pub struct TransferCollectionBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for TransferCollectionBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -574,7 +574,7 @@ pub struct UpdateCollectionBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateCollectionBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

@@ -68,7 +68,7 @@ pub struct Comment {
 const _: () = {
     impl ::apigen_runtime::FromJson for Comment {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -175,7 +175,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for CommentBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(
@@ -249,7 +249,7 @@ pub struct CommentBodyEmpty {}
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentBodyEmpty {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -291,7 +291,7 @@ pub struct CommentBodyMarkdown {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentBodyMarkdown {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -345,7 +345,7 @@ pub struct CommentContent {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentContent {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -418,7 +418,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for CommentOrder {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -465,7 +465,7 @@ pub struct CommentPermissions {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentPermissions {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -524,7 +524,7 @@ pub struct CommentReaction {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentReaction {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -583,7 +583,7 @@ pub struct CommentReactionUser {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentReactionUser {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -642,7 +642,7 @@ pub struct CommentReplier {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentReplier {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -723,7 +723,7 @@ pub struct CommentReply {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentReply {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -822,7 +822,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for CommentStatus {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -893,7 +893,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for CommentStatusFilter {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -940,7 +940,7 @@ pub struct CommentTableCell {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentTableCell {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1003,7 +1003,7 @@ pub struct CommentTarget {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentTarget {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1060,7 +1060,7 @@ pub struct CommentTargetNode {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentTargetNode {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1105,7 +1105,7 @@ pub struct CommentTargetPage {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentTargetPage {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1150,7 +1150,7 @@ pub struct CommentUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for CommentUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1209,7 +1209,7 @@ pub struct CreateCommentBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateCommentBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1260,7 +1260,7 @@ pub struct CreateCommentReplyBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateCommentReplyBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1317,7 +1317,7 @@ pub struct UpdateCommentBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateCommentBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1380,7 +1380,7 @@ pub struct UpdateCommentReplyBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateCommentReplyBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

@@ -16,7 +16,7 @@ pub struct ApplySpaceContentTemplateBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for ApplySpaceContentTemplateBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -79,7 +79,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for Backlink {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -176,7 +176,7 @@ pub struct BacklinkFile {
 const _: () = {
     impl ::apigen_runtime::FromJson for BacklinkFile {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -266,7 +266,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for BacklinkVersionContext {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -360,7 +360,7 @@ pub struct BacklinkVersionContextChangeRequest {
 const _: () = {
     impl ::apigen_runtime::FromJson for BacklinkVersionContextChangeRequest {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -412,7 +412,7 @@ pub struct BacklinkVersionContextRevision {
 const _: () = {
     impl ::apigen_runtime::FromJson for BacklinkVersionContextRevision {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -464,7 +464,7 @@ pub struct ContentAppUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for ContentAppUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -519,7 +519,7 @@ pub struct ContentGitLocation {
 const _: () = {
     impl ::apigen_runtime::FromJson for ContentGitLocation {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -585,7 +585,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for ContentRef {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -663,7 +663,7 @@ pub struct ContentRefFile {
 const _: () = {
     impl ::apigen_runtime::FromJson for ContentRefFile {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -710,7 +710,7 @@ pub struct ContentRefOpenapi {
 const _: () = {
     impl ::apigen_runtime::FromJson for ContentRefOpenapi {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -777,7 +777,7 @@ pub struct File {
 const _: () = {
     impl ::apigen_runtime::FromJson for File {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -840,7 +840,7 @@ pub struct FileDimensions {
 const _: () = {
     impl ::apigen_runtime::FromJson for FileDimensions {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -902,7 +902,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for FileRef {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(
@@ -998,7 +998,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for OrganizationRef {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(
@@ -1090,7 +1090,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for Page {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -1171,7 +1171,7 @@ pub struct PageComputed {
 const _: () = {
     impl ::apigen_runtime::FromJson for PageComputed {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1222,7 +1222,7 @@ pub struct PageComputedDependency {
 const _: () = {
     impl ::apigen_runtime::FromJson for PageComputedDependency {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1272,7 +1272,7 @@ pub struct PageComputedProps {
 const _: () = {
     impl ::apigen_runtime::FromJson for PageComputedProps {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1345,7 +1345,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for PageComputedType {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -1398,7 +1398,7 @@ pub struct PageCover {
 const _: () = {
     impl ::apigen_runtime::FromJson for PageCover {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1517,7 +1517,7 @@ pub struct PageDocument {
 const _: () = {
     impl ::apigen_runtime::FromJson for PageDocument {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1657,7 +1657,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for PageEvaluation {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -1724,7 +1724,7 @@ pub struct PageLayout {
 const _: () = {
     impl ::apigen_runtime::FromJson for PageLayout {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1811,7 +1811,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for PageLayoutCoverSize {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -1878,7 +1878,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for PageLayoutWidth {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -1919,7 +1919,7 @@ pub struct PageList {
 const _: () = {
     impl ::apigen_runtime::FromJson for PageList {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2018,7 +2018,7 @@ pub struct Revision {
 const _: () = {
     impl ::apigen_runtime::FromJson for Revision {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2113,7 +2113,7 @@ pub struct RevisionGit {
 const _: () = {
     impl ::apigen_runtime::FromJson for RevisionGit {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2185,7 +2185,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for RevisionRef {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(
@@ -2270,7 +2270,7 @@ pub struct RevisionReusableContent {
 const _: () = {
     impl ::apigen_runtime::FromJson for RevisionReusableContent {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2350,7 +2350,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for RevisionType {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2395,7 +2395,7 @@ pub struct RevisionUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for RevisionUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2466,7 +2466,7 @@ pub struct SearchResult {
 const _: () = {
     impl ::apigen_runtime::FromJson for SearchResult {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2538,7 +2538,7 @@ pub struct SearchResultSection {
 const _: () = {
     impl ::apigen_runtime::FromJson for SearchResultSection {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2599,7 +2599,7 @@ pub struct SpaceContentTemplateParams {
 const _: () = {
     impl ::apigen_runtime::FromJson for SpaceContentTemplateParams {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2659,7 +2659,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SpaceRef {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(
@@ -2754,7 +2754,7 @@ pub enum VariableValue {
 const _: () = {
     impl ::apigen_runtime::FromJson for VariableValue {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(

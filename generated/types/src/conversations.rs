@@ -36,7 +36,7 @@ pub struct Conversation {
 const _: () = {
     impl ::apigen_runtime::FromJson for Conversation {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -127,7 +127,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for ConversationClusterOrder {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -194,7 +194,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for ConversationClusterOrderBy {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -243,7 +243,7 @@ pub struct ConversationDetail {
 const _: () = {
     impl ::apigen_runtime::FromJson for ConversationDetail {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -315,7 +315,7 @@ pub struct ConversationInput {
 const _: () = {
     impl ::apigen_runtime::FromJson for ConversationInput {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -396,7 +396,7 @@ pub struct ConversationIssue {
 const _: () = {
     impl ::apigen_runtime::FromJson for ConversationIssue {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -467,7 +467,7 @@ pub struct ConversationIssueEntry {
 const _: () = {
     impl ::apigen_runtime::FromJson for ConversationIssueEntry {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -521,7 +521,7 @@ pub struct ConversationIssueUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for ConversationIssueUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -584,7 +584,7 @@ pub struct ConversationMetadata {
 const _: () = {
     impl ::apigen_runtime::FromJson for ConversationMetadata {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -647,7 +647,7 @@ pub struct ConversationPart {
 const _: () = {
     impl ::apigen_runtime::FromJson for ConversationPart {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -724,7 +724,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for ConversationPartRole {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -793,7 +793,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for ConversationPartType {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -836,7 +836,7 @@ pub struct ConversationUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for ConversationUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -905,7 +905,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IngestConversationsBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(
@@ -1012,7 +1012,7 @@ pub struct IssuesCluster {
 const _: () = {
     impl ::apigen_runtime::FromJson for IssuesCluster {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1121,7 +1121,7 @@ pub struct IssuesClusterStats {
 const _: () = {
     impl ::apigen_runtime::FromJson for IssuesClusterStats {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1180,7 +1180,7 @@ pub struct IssuesClusterUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for IssuesClusterUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

@@ -16,7 +16,7 @@ pub struct InstallIntegrationBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for InstallIntegrationBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -104,7 +104,7 @@ pub struct Installation {
 const _: () = {
     impl ::apigen_runtime::FromJson for Installation {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -201,7 +201,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for InstallationSiteSelection {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -270,7 +270,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for InstallationSpaceSelection {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -341,7 +341,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for InstallationStatus {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -382,7 +382,7 @@ pub struct InstallationTarget {
 const _: () = {
     impl ::apigen_runtime::FromJson for InstallationTarget {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -433,7 +433,7 @@ pub struct InstallationUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for InstallationUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -548,7 +548,7 @@ pub struct Integration {
 const _: () = {
     impl ::apigen_runtime::FromJson for Integration {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -670,7 +670,7 @@ pub struct IntegrationBlock {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationBlock {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -727,7 +727,7 @@ pub struct IntegrationBlockMarkdown {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationBlockMarkdown {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -802,7 +802,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationCategory {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -854,7 +854,7 @@ pub struct IntegrationConfiguration {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationConfiguration {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -923,7 +923,7 @@ pub struct IntegrationConfigurationProperty {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationConfigurationProperty {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1011,7 +1011,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationConfigurationPropertyType {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -1061,7 +1061,7 @@ pub struct IntegrationConfigurations {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationConfigurations {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1136,7 +1136,7 @@ pub struct IntegrationContentSource {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationContentSource {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1191,7 +1191,7 @@ pub struct IntegrationContentSourceConfiguration {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationContentSourceConfiguration {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1246,7 +1246,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationEntrySite {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(
@@ -1336,7 +1336,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationEntrySpace {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(
@@ -1439,7 +1439,7 @@ pub struct IntegrationEvent {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationEvent {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1502,7 +1502,7 @@ pub struct IntegrationEventDetail {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationEventDetail {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1559,7 +1559,7 @@ pub struct IntegrationEventLog {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationEventLog {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1638,7 +1638,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationEventLogLevel {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -1695,7 +1695,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationEventPayload {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -1778,7 +1778,7 @@ pub struct IntegrationEventPayloadInstallationSetup {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetup {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1841,7 +1841,7 @@ const _: () = {
     impl ::apigen_runtime::FromJson
     for IntegrationEventPayloadInstallationSetupPrevious {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1923,7 +1923,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationEventStatus {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -1964,7 +1964,7 @@ pub struct IntegrationEventTrace {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationEventTrace {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2015,7 +2015,7 @@ pub struct IntegrationExternalLink {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationExternalLink {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2066,7 +2066,7 @@ pub struct IntegrationPermissions {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationPermissions {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2141,7 +2141,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationRuntime {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2210,7 +2210,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationScope {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2274,7 +2274,7 @@ pub struct IntegrationSiteEntry {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationSiteEntry {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2342,7 +2342,7 @@ pub struct IntegrationSiteEntryUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationSiteEntryUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2419,7 +2419,7 @@ pub struct IntegrationSpaceEntry {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationSpaceEntry {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2487,7 +2487,7 @@ pub struct IntegrationSpaceEntryUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationSpaceEntryUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2569,7 +2569,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationTarget {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2620,7 +2620,7 @@ pub struct IntegrationUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for IntegrationUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2717,7 +2717,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for IntegrationVisibility {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2837,7 +2837,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for PublishIntegrationBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2929,7 +2929,7 @@ pub struct UpdateIntegrationDevModeBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateIntegrationDevModeBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

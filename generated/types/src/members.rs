@@ -42,7 +42,7 @@ pub struct Member {
 const _: () = {
     impl ::apigen_runtime::FromJson for Member {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -145,7 +145,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for MemberOrder {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -218,7 +218,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for MemberSort {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -265,7 +265,7 @@ pub struct MemberSpace {
 const _: () = {
     impl ::apigen_runtime::FromJson for MemberSpace {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -325,7 +325,7 @@ pub struct MemberTeam {
 const _: () = {
     impl ::apigen_runtime::FromJson for MemberTeam {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -374,7 +374,7 @@ pub struct MemberTeamMembership {
 const _: () = {
     impl ::apigen_runtime::FromJson for MemberTeamMembership {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -433,7 +433,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for PingOrganizationResponse {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -480,7 +480,7 @@ pub struct UpdateOrganizationMemberBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateOrganizationMemberBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

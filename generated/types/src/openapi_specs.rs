@@ -18,7 +18,7 @@ pub struct CreateOpenApiSpecBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateOpenApiSpecBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -129,7 +129,7 @@ pub struct OpenApiSpec {
 const _: () = {
     impl ::apigen_runtime::FromJson for OpenApiSpec {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -257,7 +257,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for OpenApiSpecErrorCode {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -300,7 +300,7 @@ pub struct OpenApiSpecPermissions {
 const _: () = {
     impl ::apigen_runtime::FromJson for OpenApiSpecPermissions {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -349,7 +349,7 @@ pub struct OpenApiSpecProcessError {
 const _: () = {
     impl ::apigen_runtime::FromJson for OpenApiSpecProcessError {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -426,7 +426,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for OpenApiSpecProcessingState {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -478,7 +478,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for OpenApiSpecSource {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(
@@ -549,7 +549,7 @@ pub struct OpenApiSpecSourceUrl {
 const _: () = {
     impl ::apigen_runtime::FromJson for OpenApiSpecSourceUrl {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -609,7 +609,7 @@ pub struct OpenApiSpecUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for OpenApiSpecUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -698,7 +698,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for OpenApiSpecVisibility {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -743,7 +743,7 @@ pub struct PutOpenApiSpecBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for PutOpenApiSpecBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -790,7 +790,7 @@ pub struct UpdateOpenApiSpecBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateOpenApiSpecBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

@@ -54,7 +54,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for BillingInterval {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -111,7 +111,7 @@ pub struct BillingMemberPricing {
 const _: () = {
     impl ::apigen_runtime::FromJson for BillingMemberPricing {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -178,7 +178,7 @@ pub struct BillingPrice {
 const _: () = {
     impl ::apigen_runtime::FromJson for BillingPrice {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -241,7 +241,7 @@ pub struct BillingPricing {
 const _: () = {
     impl ::apigen_runtime::FromJson for BillingPricing {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -304,7 +304,7 @@ pub struct BillingSitePricing {
 const _: () = {
     impl ::apigen_runtime::FromJson for BillingSitePricing {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -365,7 +365,7 @@ pub struct BillingUsageAddon {
 const _: () = {
     impl ::apigen_runtime::FromJson for BillingUsageAddon {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -450,7 +450,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for BlockedSource {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -491,7 +491,7 @@ pub struct EmailDomainOrganizations {
 const _: () = {
     impl ::apigen_runtime::FromJson for EmailDomainOrganizations {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -571,7 +571,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for MergeRule {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -662,7 +662,7 @@ pub struct MergeRuleRequireSpecificReviewers {
 const _: () = {
     impl ::apigen_runtime::FromJson for MergeRuleRequireSpecificReviewers {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -750,7 +750,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for MergeRules {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -845,7 +845,7 @@ pub struct MergeRulesInherit {}
 const _: () = {
     impl ::apigen_runtime::FromJson for MergeRulesInherit {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -915,7 +915,7 @@ pub struct MergeRulesRules {
 const _: () = {
     impl ::apigen_runtime::FromJson for MergeRulesRules {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1064,7 +1064,7 @@ pub struct Organization {
 const _: () = {
     impl ::apigen_runtime::FromJson for Organization {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1178,7 +1178,7 @@ pub struct OrganizationAgentInstructions {
 const _: () = {
     impl ::apigen_runtime::FromJson for OrganizationAgentInstructions {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1236,7 +1236,7 @@ pub struct OrganizationAgentInstructionsUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for OrganizationAgentInstructionsUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1324,7 +1324,7 @@ pub struct OrganizationBilling {
 const _: () = {
     impl ::apigen_runtime::FromJson for OrganizationBilling {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1405,7 +1405,7 @@ pub struct OrganizationBillingMigration {
 const _: () = {
     impl ::apigen_runtime::FromJson for OrganizationBillingMigration {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1473,7 +1473,7 @@ pub struct OrganizationBlocked {
 const _: () = {
     impl ::apigen_runtime::FromJson for OrganizationBlocked {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1560,7 +1560,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for OrganizationCommunityType {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -1629,7 +1629,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for OrganizationDefaultContent {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -1708,7 +1708,7 @@ pub struct OrganizationDefaultContentSite {
 const _: () = {
     impl ::apigen_runtime::FromJson for OrganizationDefaultContentSite {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1786,7 +1786,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for OrganizationMergeRules {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -1907,7 +1907,7 @@ pub struct OrganizationPermissions {
 const _: () = {
     impl ::apigen_runtime::FromJson for OrganizationPermissions {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1984,7 +1984,7 @@ pub struct OrganizationSearchResult {
 const _: () = {
     impl ::apigen_runtime::FromJson for OrganizationSearchResult {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2065,7 +2065,7 @@ pub struct OrganizationTrial {
 const _: () = {
     impl ::apigen_runtime::FromJson for OrganizationTrial {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2156,7 +2156,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for OrganizationType {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2215,7 +2215,7 @@ pub struct OrganizationUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for OrganizationUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2314,7 +2314,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for OrganizationUseCase {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2367,7 +2367,7 @@ pub struct Subdomain {
 const _: () = {
     impl ::apigen_runtime::FromJson for Subdomain {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2435,7 +2435,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SubdomainTarget {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -2500,7 +2500,7 @@ pub struct SubdomainTargetOrganization {
 const _: () = {
     impl ::apigen_runtime::FromJson for SubdomainTargetOrganization {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2587,7 +2587,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for TrialDecision {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2668,7 +2668,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for TrialStatus {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2711,7 +2711,7 @@ pub struct UpdateOrganizationAgentInstructionsBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateOrganizationAgentInstructionsBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2785,7 +2785,7 @@ pub struct UpdateOrganizationBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateOrganizationBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

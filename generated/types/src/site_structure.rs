@@ -16,7 +16,7 @@ pub struct AddSiteSectionGroupSectionBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for AddSiteSectionGroupSectionBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -72,7 +72,7 @@ pub struct CreateSiteSectionBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateSiteSectionBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -146,7 +146,7 @@ pub struct CreateSiteSectionGroupBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateSiteSectionGroupBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -213,7 +213,7 @@ pub struct CreateSiteSpaceBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateSiteSpaceBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -260,7 +260,7 @@ pub struct MoveSiteSectionBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for MoveSiteSectionBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -305,7 +305,7 @@ pub struct MoveSiteSectionGroupBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for MoveSiteSectionGroupBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -350,7 +350,7 @@ pub struct MoveSiteSpaceBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for MoveSiteSpaceBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -395,7 +395,7 @@ pub struct SitePublishedUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for SitePublishedUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -476,7 +476,7 @@ pub struct SiteSection {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteSection {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -606,7 +606,7 @@ pub struct SiteSectionGroup {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteSectionGroup {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -670,7 +670,7 @@ pub struct SiteSectionGroupPosition {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteSectionGroupPosition {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -717,7 +717,7 @@ pub struct SiteSectionGroupPositionTarget {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteSectionGroupPositionTarget {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -786,7 +786,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SiteSectionOrGroup {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -877,7 +877,7 @@ pub struct SiteSectionPosition {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteSectionPosition {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -926,7 +926,7 @@ pub struct SiteSectionPositionTarget {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteSectionPositionTarget {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -995,7 +995,7 @@ pub struct SiteSpace {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteSpace {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1092,7 +1092,7 @@ pub struct SiteSpacePosition {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteSpacePosition {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1141,7 +1141,7 @@ pub struct SiteSpacePositionTarget {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteSpacePositionTarget {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1210,7 +1210,7 @@ pub struct UpdateSiteSectionBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateSiteSectionBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1308,7 +1308,7 @@ pub struct UpdateSiteSectionGroupBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateSiteSectionGroupBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1365,7 +1365,7 @@ pub struct UpdateSiteSpaceBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateSiteSpaceBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

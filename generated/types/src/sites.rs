@@ -22,7 +22,7 @@ pub struct CreateSiteBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateSiteBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -95,7 +95,7 @@ pub struct PublishedContentSite {
 const _: () = {
     impl ::apigen_runtime::FromJson for PublishedContentSite {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -167,7 +167,7 @@ pub struct PublishedSiteCustomizations {
 const _: () = {
     impl ::apigen_runtime::FromJson for PublishedSiteCustomizations {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -233,7 +233,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for PublishedSiteStructure {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::tagged(
@@ -305,7 +305,7 @@ pub struct PublishedSiteStructureSections {
 const _: () = {
     impl ::apigen_runtime::FromJson for PublishedSiteStructureSections {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -408,7 +408,7 @@ pub struct Site {
 const _: () = {
     impl ::apigen_runtime::FromJson for Site {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -505,7 +505,7 @@ pub struct SiteAdaptiveContent {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteAdaptiveContent {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -565,7 +565,7 @@ pub struct SiteAdaptiveSchema {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteAdaptiveSchema {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -616,7 +616,7 @@ pub struct SiteAds {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteAds {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -691,7 +691,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SiteAdsStatus {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -762,7 +762,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SiteAgentsContext {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -818,7 +818,7 @@ pub struct SiteCheckoutSession {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCheckoutSession {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -922,7 +922,7 @@ pub struct SiteCustomization {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomization {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1021,7 +1021,7 @@ pub struct SiteCustomizationAi {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationAi {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1076,7 +1076,7 @@ pub struct SiteCustomizationAnnouncement {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationAnnouncement {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1130,7 +1130,7 @@ pub struct SiteCustomizationExternalLinks {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationExternalLinks {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1180,7 +1180,7 @@ pub struct SiteCustomizationFooter {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationFooter {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1235,7 +1235,7 @@ pub struct SiteCustomizationGit {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationGit {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1282,7 +1282,7 @@ pub struct SiteCustomizationHeader {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationHeader {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1335,7 +1335,7 @@ pub struct SiteCustomizationInsights {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationInsights {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1386,7 +1386,7 @@ pub struct SiteCustomizationPageActions {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationPageActions {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1436,7 +1436,7 @@ pub struct SiteCustomizationPrivacyPolicy {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationPrivacyPolicy {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1492,7 +1492,7 @@ pub struct SiteCustomizationSidebar {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationSidebar {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1539,7 +1539,7 @@ pub struct SiteCustomizationSocialPreview {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationSocialPreview {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1643,7 +1643,7 @@ pub struct SiteCustomizationStyling {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationStyling {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1720,7 +1720,7 @@ pub struct SiteCustomizationThemes {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationThemes {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1767,7 +1767,7 @@ pub struct SiteCustomizationTint {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteCustomizationTint {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1826,7 +1826,7 @@ pub struct SiteFeature {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteFeature {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -1903,7 +1903,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SiteFeatureCustomization {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -1970,7 +1970,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SiteFeatureId {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2037,7 +2037,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SiteFeaturePlan {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2080,7 +2080,7 @@ pub struct SiteFooterGroup {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteFooterGroup {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2141,7 +2141,7 @@ pub struct SiteHeaderLink {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteHeaderLink {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2194,7 +2194,7 @@ pub struct SiteIcon {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteIcon {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2249,7 +2249,7 @@ pub struct SiteLink {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteLink {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2302,7 +2302,7 @@ pub struct SiteProxy {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteProxy {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2372,7 +2372,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SitePublication {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::apigen_runtime::codegen::untagged(
@@ -2461,7 +2461,7 @@ pub struct SiteScript {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteScript {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2520,7 +2520,7 @@ pub struct SiteTemplateCondition {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteTemplateCondition {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2567,7 +2567,7 @@ pub struct SiteTemplateConditionList {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteTemplateConditionList {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2612,7 +2612,7 @@ pub struct SiteToggle {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteToggle {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2685,7 +2685,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SiteType {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2730,7 +2730,7 @@ pub struct SiteUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for SiteUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2832,7 +2832,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SiteVisibility {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -2879,7 +2879,7 @@ pub struct ThemedColor {
 const _: () = {
     impl ::apigen_runtime::FromJson for ThemedColor {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2928,7 +2928,7 @@ pub struct ThemedUrl {
 const _: () = {
     impl ::apigen_runtime::FromJson for ThemedUrl {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -2984,7 +2984,7 @@ pub struct UpdateSiteAdaptiveSchemaBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateSiteAdaptiveSchemaBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -3058,7 +3058,7 @@ pub struct UpdateSiteBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateSiteBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

@@ -34,7 +34,7 @@ pub struct CreateSamlProviderBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateSamlProviderBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -136,7 +136,7 @@ pub struct SamlProvider {
 const _: () = {
     impl ::apigen_runtime::FromJson for SamlProvider {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -226,7 +226,7 @@ pub struct SamlProviderService {
 const _: () = {
     impl ::apigen_runtime::FromJson for SamlProviderService {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -308,7 +308,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for SamlProviderStatus {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -349,7 +349,7 @@ pub struct SamlProviderUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for SamlProviderUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -398,7 +398,7 @@ pub struct SsoProviderList {
 const _: () = {
     impl ::apigen_runtime::FromJson for SsoProviderList {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -455,7 +455,7 @@ pub struct SsoProviderSummary {
 const _: () = {
     impl ::apigen_runtime::FromJson for SsoProviderSummary {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -526,7 +526,7 @@ pub struct UpdateSamlProviderBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateSamlProviderBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

@@ -18,7 +18,7 @@ pub struct CreateTeamBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateTeamBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -83,7 +83,7 @@ pub struct Team {
 const _: () = {
     impl ::apigen_runtime::FromJson for Team {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -142,7 +142,7 @@ pub struct TeamPermissions {
 const _: () = {
     impl ::apigen_runtime::FromJson for TeamPermissions {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -191,7 +191,7 @@ pub struct UpdateTeamBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateTeamBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

@@ -22,7 +22,7 @@ pub struct CreateTranslationBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for CreateTranslationBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -109,7 +109,7 @@ pub struct Translation {
 const _: () = {
     impl ::apigen_runtime::FromJson for Translation {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -208,7 +208,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for TranslationLanguage {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -251,7 +251,7 @@ pub struct TranslationPermissions {
 const _: () = {
     impl ::apigen_runtime::FromJson for TranslationPermissions {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -300,7 +300,7 @@ pub struct TranslationResult {
 const _: () = {
     impl ::apigen_runtime::FromJson for TranslationResult {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -353,7 +353,7 @@ pub struct TranslationSource {
 const _: () = {
     impl ::apigen_runtime::FromJson for TranslationSource {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -424,7 +424,7 @@ pub struct TranslationStats {
 const _: () = {
     impl ::apigen_runtime::FromJson for TranslationStats {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -511,7 +511,7 @@ const _: () = {
     }
     impl ::apigen_runtime::FromJson for TranslationStatus {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
@@ -552,7 +552,7 @@ pub struct TranslationUrls {
 const _: () = {
     impl ::apigen_runtime::FromJson for TranslationUrls {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;
@@ -603,7 +603,7 @@ pub struct UpdateTranslationInstructionsBody {
 const _: () = {
     impl ::apigen_runtime::FromJson for UpdateTranslationInstructionsBody {
         fn from_json(
-            __value: ::apigen_runtime::serde_json::Value,
+            __value: ::apigen_runtime::json::Source<'_>,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
             let mut __reader = __decoder.object(__value)?;

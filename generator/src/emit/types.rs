@@ -544,7 +544,7 @@ impl TypesEmitter<'_> {
         quote! {
             impl ::apigen_runtime::FromJson for #name {
                 fn from_json(
-                    __value: ::apigen_runtime::serde_json::Value,
+                    __value: ::apigen_runtime::json::Source<'_>,
                     __decoder: &mut ::apigen_runtime::Decoder,
                 ) -> ::core::option::Option<Self> {
                     let mut __reader = __decoder.object(__value)?;
@@ -1216,7 +1216,7 @@ fn json_impls(
     quote! {
         impl ::apigen_runtime::FromJson for #name {
             fn from_json(
-                __value: ::apigen_runtime::serde_json::Value,
+                __value: ::apigen_runtime::json::Source<'_>,
                 __decoder: &mut ::apigen_runtime::Decoder,
             ) -> ::core::option::Option<Self> {
                 #read

@@ -567,8 +567,10 @@ impl Input {
             }
             return None;
         }
-        let value = match crate::json::parse_for::<T>(&self.body) {
-            Ok(value) => value,
+        // Checked whole first (syntax, keys given twice), then decoded straight from the text:
+        // no tree of the body is built.
+        let text = match crate::json::check_strict(&self.body) {
+            Ok(text) => text,
             Err(crate::json::StrictParseError::Syntax(error)) => {
                 self.syntax = Some(format!("the body is not valid JSON: {error}"));
                 return None;
@@ -581,7 +583,7 @@ impl Input {
             }
         };
         // Past the listed violations, the rest are counted and never built.
-        let decoded = crate::json::decode_capped::<T>(value, MAX_LISTED_VIOLATIONS).and_then(|decoded| {
+        let decoded = crate::json::decode_capped::<T>(text, MAX_LISTED_VIOLATIONS).and_then(|decoded| {
             let mut validator = Validator::capped(MAX_LISTED_VIOLATIONS);
             decoded.validate_into(&mut validator);
             validator.finish_capped().map(|()| decoded)
