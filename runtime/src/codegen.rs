@@ -59,4 +59,56 @@ pub mod server {
         Authenticated, GroupLeftOut, Input, OnlyStatus, OperationInfo, Public, Routes, Selector, Status, axum,
         bodiless, download, empty, json, text,
     };
+
+    /// How many operations `groups`' tables hold together: the length of a generated server's
+    /// `OPERATIONS`, which is each compiled group's table (a file each, so that no file holds
+    /// every operation) one after the other.
+    pub const fn operation_count(groups: &[&[OperationInfo]]) -> usize {
+        let (mut count, mut group) = (0, 0);
+        while group < groups.len() {
+            count += groups[group].len();
+            group += 1;
+        }
+        count
+    }
+
+    /// `groups`' tables one after the other, in order, at compile time: a generated server's
+    /// `OPERATIONS`. `N` is their [`operation_count`].
+    ///
+    /// # Panics
+    ///
+    /// When `N` is not their count (at compile time, in a constant).
+    pub const fn concat_operations<const N: usize>(groups: &[&[OperationInfo]]) -> [OperationInfo; N] {
+        assert!(operation_count(groups) == N, "N is not the count of the groups' operations");
+        let mut all = [OperationInfo::BASE; N];
+        let (mut group, mut next) = (0, 0);
+        while group < groups.len() {
+            let mut index = 0;
+            while index < groups[group].len() {
+                all[next] = groups[group][index];
+                next += 1;
+                index += 1;
+            }
+            group += 1;
+        }
+        all
+    }
+}
+
+#[cfg(all(test, feature = "server"))]
+mod tests {
+    use super::server::{OperationInfo, concat_operations, operation_count};
+
+    const FIRST: &[OperationInfo] =
+        &[OperationInfo { name: "a", ..OperationInfo::BASE }, OperationInfo { name: "b", ..OperationInfo::BASE }];
+    const SECOND: &[OperationInfo] = &[OperationInfo { name: "c", ..OperationInfo::BASE }];
+    const GROUPS: &[&[OperationInfo]] = &[FIRST, &[], SECOND];
+    const ALL: &[OperationInfo] = &concat_operations::<{ operation_count(GROUPS) }>(GROUPS);
+
+    #[test]
+    fn the_groups_tables_are_one_after_the_other_in_order() {
+        let names: Vec<&str> = ALL.iter().map(|op| op.name).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        assert!(concat_operations::<0>(&[]).is_empty());
+    }
 }

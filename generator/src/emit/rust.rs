@@ -581,3 +581,46 @@ mod list_tests {
         }
     }
 }
+
+/// Operations per part of a group's modules: a group of more is printed as parts, a file each
+/// (`<group>/part_<n>.rs` beside `<group>.rs`), so no file grows with the group. Microsoft
+/// Graph's operations print to about 7.3 KB of client Rust each (their docs, builders and
+/// setters), so a part is about a megabyte, half the 2 MB a generated file may hold; a group of
+/// this many or fewer is one file, as before.
+pub const OPERATIONS_PER_PART: usize = 128;
+
+/// How many parts a group of `operations` operations is printed in (1: its one file).
+pub fn part_count(operations: usize) -> usize {
+    operations.div_ceil(OPERATIONS_PER_PART).max(1)
+}
+
+/// The operations of part `part` (from 1) of `ops`, cut into [`OPERATIONS_PER_PART`].
+pub fn part_of<T>(ops: &[T], part: usize) -> &[T] {
+    let start = (part - 1) * OPERATIONS_PER_PART;
+    &ops[start..(start + OPERATIONS_PER_PART).min(ops.len())]
+}
+
+/// The files of a group's parts, `<dir>/<group>/part_<n>.rs` (from 1), when it has more than one.
+pub fn part_files(dir: &str, group: &str, operations: usize) -> Vec<(usize, String)> {
+    let parts = part_count(operations);
+    if parts == 1 {
+        return Vec::new();
+    }
+    (1..=parts).map(|n| (n, format!("{dir}/{group}/part_{n}.rs"))).collect()
+}
+
+/// A group module's declarations of its `parts` parts (`mod part_<n>;`), each re-exported
+/// (`pub use part_<n>::*;`) when `re_export`, so the items keep their public paths.
+pub fn part_modules(parts: usize, re_export: bool) -> TokenStream {
+    let modules = (1..=parts).map(|n| {
+        let name = ident(&format!("part_{n}"));
+        let re_export = re_export.then(|| quote! { pub use #name::*; });
+        let visibility = if re_export.is_some() { TokenStream::new() } else { quote!(pub(super)) };
+        quote! {
+            #[rustfmt::skip]
+            #visibility mod #name;
+            #re_export
+        }
+    });
+    quote! { #(#modules)* }
+}

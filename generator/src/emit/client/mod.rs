@@ -41,8 +41,12 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
         jobs.push(jobs::rust("client/src/mock_test.rs", header, move || mock_test(api)));
     }
     for tag in api.tags_with_operations() {
-        jobs.push(jobs::rust(format!("client/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag)));
-        let files = samples::part_files(tag, api.operations_of(&tag.name).count());
+        let count = api.operations_of(&tag.name).count();
+        jobs.push(jobs::rust(format!("client/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag, 0)));
+        for (part, path) in super::rust::part_files("client/src", &tag.rust, count) {
+            jobs.push(jobs::rust(path, header, move || emitter().tag_module(tag, part)));
+        }
+        let files = samples::part_files(tag, count);
         for (part, path) in files.into_iter().enumerate() {
             jobs.push(jobs::rust(path, header, move || emitter().samples_part(tag, part)));
         }
@@ -254,8 +258,25 @@ impl ClientEmitter<'_> {
 
     // ---- tag modules --------------------------------------------------------------------
 
-    fn tag_module(&self, tag: &Tag) -> TokenStream {
+    /// A group's module (`part` 0): its handle, and each operation's method and builder; or,
+    /// for a group of more than [`OPERATIONS_PER_PART`] operations, its handle and the
+    /// declarations of its parts, and part `part` (from 1): the methods and builders of its
+    /// operations (the handle's methods in an `impl` block of the part's own).
+    ///
+    /// [`OPERATIONS_PER_PART`]: super::rust::OPERATIONS_PER_PART
+    fn tag_module(&self, tag: &Tag, part: usize) -> TokenStream {
         let handle = ident(&tag.names.client);
+        let ops: Vec<&Operation> = self.api.operations_of(&tag.name).collect();
+        let parts = super::rust::part_count(ops.len());
+        if part > 0 {
+            let ops = super::rust::part_of(&ops, part);
+            let docs = super::rust::inner_doc(&format!(
+                "The operations of {}, part {part} of {parts}: their methods of [`{handle}`](super::{handle}) and their builders.",
+                tag.title
+            ));
+            let operations = self.operations(quote!(super::#handle), ops);
+            return quote! { #docs #operations };
+        }
         let text = match &tag.description {
             Some(description) => format!("{}: {}", tag.title, description.trim()),
             None => format!("{}.", tag.title),
@@ -263,9 +284,8 @@ impl ClientEmitter<'_> {
         let docs = super::rust::inner_doc(&text);
         let handle_doc =
             super::rust::doc(&format!("The operations of {}, from [`crate::Client::{}`].", tag.title, tag.rust));
-        let ops: Vec<&Operation> = self.api.operations_of(&tag.name).collect();
-        let methods = ops.iter().map(|op| self.handle_method(op));
-        let builders = ops.iter().map(|op| self.builder(op));
+        let operations =
+            if parts == 1 { self.operations(quote!(#handle), &ops) } else { super::rust::part_modules(parts, true) };
         quote! {
             #docs
             #handle_doc
@@ -274,6 +294,15 @@ impl ClientEmitter<'_> {
                 pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
             }
 
+            #operations
+        }
+    }
+
+    /// The handle's (`handle`) methods of `ops`, and their builders.
+    fn operations(&self, handle: TokenStream, ops: &[&Operation]) -> TokenStream {
+        let methods = ops.iter().map(|op| self.handle_method(op));
+        let builders = ops.iter().map(|op| self.builder(op));
+        quote! {
             impl<'a> #handle<'a> {
                 #(#methods)*
             }

@@ -21,7 +21,15 @@ impl ServerEmitter<'_> {
             .map(|tag| {
                 let cfg = features::cfg_group(tag);
                 let part = ident(&tag.rust);
-                (quote! { #cfg #[rustfmt::skip] mod #part; }, quote! { #cfg #part::SAMPLES })
+                // A group printed in parts has a table in each.
+                let parts = crate::emit::rust::part_count(self.api.operations_of(&tag.name).count());
+                let tables = if parts == 1 {
+                    vec![quote! { #cfg #part::SAMPLES }]
+                } else {
+                    let names = (1..=parts).map(|n| ident(&format!("part_{n}")));
+                    names.map(|name| quote! { #cfg #part::#name::SAMPLES }).collect()
+                };
+                (quote! { #cfg #[rustfmt::skip] mod #part; }, quote! { #(#tables),* })
             })
             .unzip();
         quote! {
@@ -45,19 +53,43 @@ impl ServerEmitter<'_> {
         }
     }
 
-    /// `mock/<group>.rs`: the sample response of each operation of the group, and the group's
-    /// trait implemented for `MockService`.
-    pub(super) fn mock_part(&self, tag: &Tag) -> TokenStream {
-        let trait_ident = ident(&tag.names.server_trait);
+    /// `mock/<group>.rs` (`part` 0): the sample response of each operation of the group, and
+    /// the group's trait implemented for `MockService`; for a group of more than
+    /// [`OPERATIONS_PER_PART`] operations, the samples are in its parts, part `part` (from 1)
+    /// `mock/<group>/part_<part>.rs`.
+    ///
+    /// [`OPERATIONS_PER_PART`]: crate::emit::rust::OPERATIONS_PER_PART
+    pub(super) fn mock_part(&self, tag: &Tag, part: usize) -> TokenStream {
         let ops: Vec<&Operation> = self.api.operations_of(&tag.name).collect();
+        let parts = crate::emit::rust::part_count(ops.len());
+        if part > 0 {
+            let ops = crate::emit::rust::part_of(&ops, part);
+            let samples = ops.iter().map(|op| self.mock_answer(op, quote!(crate::mock::MockAnswer)));
+            let docs =
+                inner_doc(&format!("The mock's answers to the operations of {}, part {part} of {parts}.", tag.title));
+            return quote! {
+                #docs
+
+                /// The sample response of each operation of the part.
+                pub(in crate::mock) const SAMPLES: &[crate::mock::MockAnswer] = &[#(#samples),*];
+            };
+        }
+        let trait_ident = ident(&tag.names.server_trait);
         let methods = ops.iter().map(|op| self.mock_method(op));
-        let samples = ops.iter().map(|op| self.mock_answer(op));
+        let samples = if parts == 1 {
+            let samples = ops.iter().map(|op| self.mock_answer(op, quote!(super::MockAnswer)));
+            quote! {
+                /// The sample response of each operation of the group.
+                pub(super) const SAMPLES: &[super::MockAnswer] = &[#(#samples),*];
+            }
+        } else {
+            crate::emit::rust::part_modules(parts, false)
+        };
         let docs = inner_doc(&format!("The mock's answers to the operations of {}.", tag.title));
         quote! {
             #docs
 
-            /// The sample response of each operation of the group.
-            pub(super) const SAMPLES: &[super::MockAnswer] = &[#(#samples),*];
+            #samples
 
             impl crate::#trait_ident for super::MockService {
                 #(#methods)*
@@ -102,7 +134,7 @@ impl ServerEmitter<'_> {
     }
 
     /// `op`'s sample response: its body as JSON text, and the headers it declares.
-    fn mock_answer(&self, op: &Operation) -> TokenStream {
+    fn mock_answer(&self, op: &Operation, answer: TokenStream) -> TokenStream {
         let name = &op.name;
         let body = sample::of_response(self.api, op).unwrap_or(serde_json::Value::Null).to_string();
         let headers = op.response.headers.iter().map(|header| {
@@ -128,7 +160,7 @@ impl ServerEmitter<'_> {
             _ => quote!(::std::option::Option::None),
         };
         quote! {
-            super::MockAnswer { operation: #name, body: #body, headers: &[#(#headers),*], paging: #paging }
+            #answer { operation: #name, body: #body, headers: &[#(#headers),*], paging: #paging }
         }
     }
 }

@@ -13,6 +13,7 @@
 mod handlers;
 mod mock;
 mod request;
+mod routes;
 
 use super::rust::{Paths, doc, ident, inner_doc};
 use super::{features, jobs};
@@ -31,12 +32,20 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
         jobs::rust(format!("server/src/{}.rs", super::rust::root_module(api)), header, move || emitter().root_module()),
         jobs::rust("server/src/mock.rs", header, move || emitter().mock_module()),
     ];
+    let root = super::rust::root_module(api);
     for tag in api.tags_with_operations() {
-        jobs.push(jobs::rust(format!("server/src/{}.rs", tag.rust), header, move || {
-            let ops: Vec<&Operation> = api.operations_of(&tag.name).collect();
-            emitter().tag_module(tag, &ops)
+        let count = api.operations_of(&tag.name).count();
+        jobs.push(jobs::rust(format!("server/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag, 0)));
+        for (part, path) in super::rust::part_files("server/src", &tag.rust, count) {
+            jobs.push(jobs::rust(path, header, move || emitter().tag_module(tag, part)));
+        }
+        jobs.push(jobs::rust(format!("server/src/{root}/groups/{}.rs", tag.rust), header, move || {
+            routes::group_routes(api, tag)
         }));
-        jobs.push(jobs::rust(format!("server/src/mock/{}.rs", tag.rust), header, move || emitter().mock_part(tag)));
+        jobs.push(jobs::rust(format!("server/src/mock/{}.rs", tag.rust), header, move || emitter().mock_part(tag, 0)));
+        for (part, path) in super::rust::part_files("server/src/mock", &tag.rust, count) {
+            jobs.push(jobs::rust(path, header, move || emitter().mock_part(tag, part)));
+        }
     }
     jobs.push(jobs::text("server/Cargo.toml", move || manifest(api, options, reach)));
     jobs
@@ -141,9 +150,7 @@ impl ServerEmitter<'_> {
         let api = self.api;
         let re_exports = super::rust::re_exports(&SERVER_ROOT, &api.crates);
         let (bound_imports, bounds) = group_bounds(api);
-        let (set_from_traits, setting_fns): (Vec<TokenStream>, Vec<TokenStream>) =
-            api.tags_with_operations().flat_map(|tag| set_from_trait(api, tag)).unzip();
-        let infos = api.operations.iter().map(|op| operation_info(api, op));
+        let (groups, tables, setting) = routes::groups(api);
         let schemes = super::rust::schemes_const(api);
         let errors = super::rust::errors_const(api);
         let router_builder = router_builder();
@@ -164,9 +171,15 @@ impl ServerEmitter<'_> {
 
             #errors
 
+            /// Each group's operations this build compiles (each group's cargo feature), a
+            /// table each (in `groups`).
+            const GROUP_OPERATIONS: &[&[OperationInfo]] = &[#(#tables),*];
+
             /// Every operation of the API this build compiles (each group's cargo feature):
             /// name, tag, method, path, statuses, access.
-            pub const OPERATIONS: &[OperationInfo] = &[#(#infos),*];
+            pub const OPERATIONS: &[OperationInfo] = &::apigen_runtime::codegen::server::concat_operations::<
+                { ::apigen_runtime::codegen::server::operation_count(GROUP_OPERATIONS) },
+            >(GROUP_OPERATIONS);
 
             /// The router serving every operation with `service`, with the default settings.
             pub fn router<S: Service>(service: S) -> ::apigen_runtime::server::axum::Router {
@@ -177,15 +190,15 @@ impl ServerEmitter<'_> {
             /// handler for each (a method left out does not compile).
             pub fn router_with<S: Service>(service: S, config: ServerConfig) -> ::apigen_runtime::server::axum::Router {
                 let builder = RouterBuilder::new(service).with_config(config);
-                #(#set_from_traits)*
+                #(#setting)*
                 builder.build_partial()
             }
 
-            /// Each group's handlers set from its trait, a function per 64 operations (one
-            /// function of every operation grew with the API past any reader's or rustc's
-            /// comfort).
-            mod set_handlers {
-                #(#setting_fns)*
+            /// Each group's operations and the setting of its handlers from its trait, a file
+            /// each (one table and one function of every operation grew with the API past any
+            /// reader's or rustc's comfort: Microsoft Graph's were 9.5 MB of Rust).
+            mod groups {
+                #(#groups)*
             }
 
             #router_builder
@@ -194,16 +207,34 @@ impl ServerEmitter<'_> {
 
     // ---- tag modules --------------------------------------------------------------------
 
-    fn tag_module(&self, tag: &Tag, ops: &[&Operation]) -> TokenStream {
+    /// A group's module (`part` 0): each operation's request (and statuses), the group's
+    /// trait and the router builder's setters; or, for a group of more than
+    /// [`OPERATIONS_PER_PART`] operations, the trait and the declarations of its parts, and
+    /// part `part` (from 1): the requests, statuses and setters of its operations.
+    ///
+    /// [`OPERATIONS_PER_PART`]: super::rust::OPERATIONS_PER_PART
+    fn tag_module(&self, tag: &Tag, part: usize) -> TokenStream {
+        let ops: Vec<&Operation> = self.api.operations_of(&tag.name).collect();
+        let parts = super::rust::part_count(ops.len());
+        if part > 0 {
+            let docs = inner_doc(&format!(
+                "The operations of {}, part {part} of {parts}: their requests and their setters of [`crate::RouterBuilder`].",
+                tag.title
+            ));
+            let (requests, setters) = self.operations(super::rust::part_of(&ops, part));
+            return quote! { #docs #requests #setters };
+        }
         let mut text = format!("{}.", tag.title);
         if let Some(description) = &tag.description {
             text = format!("{}: {}", tag.title, description.trim());
         }
         let docs = inner_doc(&text);
-        let requests = ops.iter().map(|op| self.request(op));
+        let (requests, setters) = if parts == 1 {
+            self.operations(&ops)
+        } else {
+            (super::rust::part_modules(parts, true), TokenStream::new())
+        };
         let methods = ops.iter().map(|op| self.trait_method(op));
-        let statuses = ops.iter().filter_map(|op| handlers::status_enum(op));
-        let setters = ops.iter().map(|op| self.setter(op));
         let trait_ident = ident(&tag.names.server_trait);
         let trait_doc = doc(&format!(
             "The operations of {}, for a service that serves all of them ([`crate::router`]); a \
@@ -212,16 +243,30 @@ impl ServerEmitter<'_> {
         ));
         quote! {
             #docs
-            #(#requests)*
-            #(#statuses)*
+            #requests
             #trait_doc
             pub trait #trait_ident: ::apigen_runtime::server::Authenticator {
                 #(#methods)*
             }
+            #setters
+        }
+    }
+
+    /// The requests (and statuses) of `ops`, and the router builder's setters of them.
+    fn operations(&self, ops: &[&Operation]) -> (TokenStream, TokenStream) {
+        let requests = ops.iter().map(|op| self.request(op));
+        let statuses = ops.iter().filter_map(|op| handlers::status_enum(op));
+        let setters = ops.iter().map(|op| self.setter(op));
+        let requests = quote! {
+            #(#requests)*
+            #(#statuses)*
+        };
+        let setters = quote! {
             impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
                 #(#setters)*
             }
-        }
+        };
+        (requests, setters)
     }
 }
 
@@ -243,137 +288,6 @@ fn group_bounds(api: &Api) -> (Vec<TokenStream>, Vec<proc_macro2::Ident>) {
         bounds.push(bound);
     }
     (imports, bounds)
-}
-
-/// Operations whose handlers one function of `set_handlers` sets.
-const HANDLERS_PER_FN: usize = 64;
-
-/// `router_with`'s setting of a group's handlers from its trait, under the group's feature:
-/// for each [`HANDLERS_PER_FN`] operations, the statement of `router_with` and the function
-/// of `set_handlers` it calls.
-fn set_from_trait(api: &Api, tag: &Tag) -> Vec<(TokenStream, TokenStream)> {
-    let trait_ident = ident(&tag.names.server_trait);
-    let ops: Vec<&Operation> = api.operations_of(&tag.name).collect();
-    let cfg = features::cfg_group(tag);
-    let chunks = ops.chunks(HANDLERS_PER_FN).enumerate().map(|(index, chunk)| {
-        // A keyword group's module is `type_`: its functions are `type_1`, not `type__1`,
-        // which rustc's `non_snake_case` refuses.
-        let name = ident(&format!("{}_{}", tag.rust.trim_end_matches('_'), index + 1));
-        let allow = chunk.iter().any(|op| op.deprecated.is_some()).then(|| quote!(#[allow(deprecated)]));
-        let calls = chunk.iter().map(|op| {
-            let setter = ident(&op.rust);
-            quote! {
-                .#setter(|service, context, request| async move {
-                    crate::#trait_ident::#setter(&*service, context, request).await
-                })
-            }
-        });
-        let statement = quote! { #cfg let builder = set_handlers::#name(builder); };
-        let function = quote! {
-            #cfg
-            #allow
-            pub(super) fn #name<S: crate::#trait_ident>(builder: super::RouterBuilder<S>) -> super::RouterBuilder<S> {
-                builder #(#calls)*
-            }
-        };
-        (statement, function)
-    });
-    chunks.collect()
-}
-
-/// An operation's entry in `OPERATIONS`: its name, tag and path, and what differs from
-/// `OperationInfo::BASE` (`GET`, 200, no selectors, other statuses, schemes, body, media types,
-/// required headers or `Link` paging).
-fn operation_info(api: &Api, op: &Operation) -> TokenStream {
-    let (name, tag, method, path, status) = (&op.name, &op.tag, op.method.as_str(), &op.path.raw, op.response.status);
-    let mut fields = vec![quote!(name: #name), quote!(tag: #tag)];
-    if method != "GET" {
-        fields.push(quote!(method: #method));
-    }
-    fields.push(quote!(path: #path));
-    if !op.select.is_empty() {
-        let select = selectors(&op.select);
-        fields.push(quote!(select: #select));
-    }
-    if status != 200 {
-        fields.push(quote!(status: #status));
-    }
-    let also: Vec<u16> = op.response.statuses().skip(1).collect();
-    if !also.is_empty() {
-        fields.push(quote!(also: &[#(#also),*]));
-    }
-    if op.auth.is_public() {
-        fields.push(quote!(public: true));
-    }
-    let auth: Vec<TokenStream> = op
-        .auth
-        .alternatives()
-        .iter()
-        .map(|set| {
-            let schemes = set.iter().map(|need| {
-                let index = api.auth_schemes.iter().position(|s| s.name == need.scheme).expect("lowered scheme");
-                quote!(SCHEMES[#index])
-            });
-            quote!(&[#(#schemes),*])
-        })
-        .collect();
-    if !auth.is_empty() {
-        fields.push(quote!(auth: &[#(#auth),*]));
-    }
-    if op.auth.has_scopes() {
-        let scopes = op.auth.alternatives().iter().map(|set| {
-            let per_scheme = set.iter().map(|need| {
-                let scopes = &need.scopes;
-                quote!(&[#(#scopes),*])
-            });
-            quote!(&[#(#per_scheme),*])
-        });
-        fields.push(quote!(scopes: &[#(#scopes),*]));
-    }
-    if let Some(body) = &op.body {
-        let consumes = &body.media_types;
-        fields.push(quote!(has_body: true));
-        fields.push(quote!(consumes: &[#(#consumes),*]));
-    }
-    // JSON is `OperationInfo::BASE`'s (a bodiless answer says it produces nothing).
-    let produces = &op.response.media_types;
-    if produces.len() != 1 || produces[0] != "application/json" {
-        fields.push(quote!(produces: &[#(#produces),*]));
-    }
-    if op.server.streams_body {
-        fields.push(quote!(streams: true));
-    }
-    let required: Vec<&String> = op.response.headers.iter().filter(|h| h.required).map(|h| &h.wire).collect();
-    if !required.is_empty() {
-        fields.push(quote!(headers: &[#(#required),*]));
-    }
-    if let Some(pagination) = op.pagination.as_ref().filter(|p| p.style == crate::model::PageStyle::Link) {
-        let cursor = &pagination.cursor;
-        fields.push(quote!(link_cursor: ::core::option::Option::Some(#cursor)));
-    }
-    let cfg = features::cfg_group(api.tag_of(op));
-    // The runtime parses the path template into its segments once, when it builds the router.
-    quote! {
-        #cfg
-        ::apigen_runtime::server::OperationInfo {
-            #(#fields,)*
-            ..::apigen_runtime::server::OperationInfo::BASE
-        }
-    }
-}
-
-/// `OperationInfo::select`.
-fn selectors(select: &[crate::model::Selector]) -> TokenStream {
-    let selectors = select.iter().map(|s| {
-        let (name, value) = (&s.name, &s.value);
-        match s.location {
-            crate::model::SelectIn::Header => {
-                quote!(::apigen_runtime::codegen::server::Selector::Header(#name, #value))
-            }
-            crate::model::SelectIn::Query => quote!(::apigen_runtime::codegen::server::Selector::Query(#name, #value)),
-        }
-    });
-    quote!(&[#(#selectors),*])
 }
 
 /// `RouterBuilder`: a router built one operation at a time.
