@@ -588,25 +588,41 @@ impl ReadDocument {
 
     /// The spec files of `imported`, each naming the schema first when one is set.
     fn files(&self, imported: &import::Imported) -> Vec<(String, String)> {
-        let Some(schema) = &self.schema else { return imported.files.clone() };
-        let modeline = load::schema_modeline(schema);
-        imported.files.iter().map(|(name, text)| (name.clone(), format!("{modeline}{text}"))).collect()
+        spec_files(self.schema.as_deref(), imported)
     }
 
     /// The spec written into `out` linted; when it does not lint and shapes were shared, the
     /// document imported again declaring every copy (a shared shape may name a type a later
     /// pass dropped), written over it.
+    ///
+    /// The document's tree and the spec's text are dropped before the lint, which loads the
+    /// spec again: Microsoft Graph's lint peaks at about 430 MB by itself, and the tree and the
+    /// text held beside it made the import's peak 613 MB. The second import, when one is
+    /// needed, reads the document again.
     fn linted(self, written: Vec<String>, out: &Path, document: &Path) -> Result<ImportReport, ImportFailure> {
+        let ReadDocument { doc, shown, file_name, name, imported, schema } = self;
+        let import::Imported { summary, shared_shapes, .. } = imported;
+        drop(doc);
         let lint = load(out).map(|(_, warnings)| warnings);
-        if lint.is_err() && self.imported.shared_shapes > 0 {
-            let unshared = import::import_named(&self.doc, &self.file_name, false, self.name.as_deref())
-                .map_err(|e| ImportFailure::NotOpenApi(self.shown.clone(), e))?;
-            let written = import::write::replace_dir(out, &self.files(&unshared), true, document)?;
+        if lint.is_err() && shared_shapes > 0 {
+            let doc = load::document::read_document(document)
+                .map_err(|error| ImportFailure::Unreadable { path: shown.clone(), error })?;
+            let unshared = import::import_named(&doc, &file_name, false, name.as_deref())
+                .map_err(|e| ImportFailure::NotOpenApi(shown.clone(), e))?;
+            drop(doc);
+            let written = import::write::replace_dir(out, &spec_files(schema.as_deref(), &unshared), true, document)?;
             let lint = load(out).map(|(_, warnings)| warnings);
             return Ok(ImportReport { written, summary: unshared.summary, lint });
         }
-        Ok(ImportReport { written, summary: self.imported.summary, lint })
+        Ok(ImportReport { written, summary, lint })
     }
+}
+
+/// The spec files of `imported`, each naming the schema at `schema` first when one is set.
+fn spec_files(schema: Option<&str>, imported: &import::Imported) -> Vec<(String, String)> {
+    let Some(schema) = schema else { return imported.files.clone() };
+    let modeline = load::schema_modeline(schema);
+    imported.files.iter().map(|(name, text)| (name.clone(), format!("{modeline}{text}"))).collect()
 }
 
 /// Why `apigen init --from` failed.
