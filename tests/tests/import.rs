@@ -2189,3 +2189,34 @@ fn importing_the_export_of_oauth_schemes_gives_back_their_flows_and_every_operat
         assert_eq!(back.auth, op.auth, "{}", op.name);
     }
 }
+
+#[test]
+fn a_requirement_naming_two_schemes_needs_both_at_once() {
+    // One requirement object naming two API keys: both are needed at once (OpenAPI's AND);
+    // two objects are alternatives (OR). Before, the lone pair was written `[key, token]`,
+    // which the format reads as alternatives, and the client sent the key alone.
+    let doc = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Pair", "version": "1" },
+        "components": { "securitySchemes": {
+            "key": { "type": "apiKey", "in": "header", "name": "X-App-Key" },
+            "token": { "type": "apiKey", "in": "header", "name": "X-App-Token" },
+            "bearer": { "type": "http", "scheme": "bearer" }
+        } },
+        "paths": {
+            "/a": { "get": { "operationId": "both", "responses": { "204": { "description": "Done." } } } },
+            "/a/either": { "get": { "operationId": "eitherPairOrBearer",
+                "security": [{ "key": [], "token": [] }, { "bearer": [] }],
+                "responses": { "204": { "description": "Done." } } } }
+        },
+        "security": [{ "key": [], "token": [] }]
+    });
+    let imported = apigen::import::import(&doc, "pair.json").unwrap();
+    let ops = written(&imported, None);
+    assert!(ops.contains("    auth: [[key, token]]\n"), "{ops}");
+    assert!(ops.contains("    auth: [[key, token], bearer]\n"), "{ops}");
+    let api = lint_imported(&imported, "the pair document");
+    let auth_of = |name: &str| api.operations.iter().find(|op| op.name == name).unwrap().auth.describe();
+    assert_eq!(auth_of("both"), "`key` and `token`");
+    assert_eq!(auth_of("eitherPairOrBearer"), "`key` and `token` or `bearer`");
+}

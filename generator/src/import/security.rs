@@ -22,7 +22,7 @@ impl Importer<'_> {
 
     /// The auth of an operation, when it differs from the default the spec gets: a scheme's
     /// name, schemes with their scopes, a list of alternatives, or `none`. An alternative
-    /// needing several schemes at once keeps its first, and one allowing no credential is
+    /// needing several schemes at once needs them all, and one allowing no credential is
     /// dropped (gap `optional-auth`).
     pub(super) fn operation_auth(
         &mut self,
@@ -90,7 +90,9 @@ fn requirement_value(kept: Vec<Vec<(String, Vec<String>)>>, default_scheme: Opti
         [one] if matches!(one.as_slice(), [(name, scopes)] if scopes.is_empty() && Some(name.as_str()) == default_scheme) => {
             None
         }
-        [_] => kept.into_iter().next().map(alternative),
+        // A lone list of names would read as alternatives: the schemes needed together are
+        // the list's only alternative (`[[appKey, appToken]]`).
+        [_] => kept.into_iter().next().map(alternative).map(|one| if one.is_array() { json!([one]) } else { one }),
         _ => Some(Value::Array(kept.into_iter().map(alternative).collect())),
     }
 }
