@@ -41,8 +41,10 @@
 # operations it cannot route (path keys holding a fragment, a required query parameter named
 # with brackets), answers it cannot produce (a success response given only as a media range,
 # `*/*`, or a file without a schema), one-item lists of a form it reads as a string,
-# redirects to the document's example hosts (unreachable from here) and operations that list
-# no success response (report.py says why for each).
+# redirects to the document's example hosts (unreachable from here), operations that list
+# no success response, and request bodies refused as matching several `oneOf` variants where
+# the document's own example matches several too (the variants overlap; the report names the
+# body's pointer, the example and the variants) (report.py says why for each).
 #
 # The server (schemathesis): `router(mock::samples())` on loopback; `schemathesis run DOC`
 # with a sample credential for every scheme as the document defines it (schemathesis_auth.py)

@@ -133,6 +133,66 @@ def form_lists(path):
     return found
 
 
+JSON_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool}
+
+
+def accepts(doc, schema, value, depth=0):
+    """True when `schema` accepts `value` by its types, enums, required and declared
+    properties (no formats, patterns or bounds: a lenient reading, so that a variant said to
+    accept a value does; `oneOf`/`anyOf` inside are taken as accepting)."""
+    schema = resolve(doc, schema)
+    if depth > 6:
+        return True
+    if not all(accepts(doc, part, value, depth + 1) for part in schema.get("allOf") or []):
+        return False
+    kind = schema.get("type")
+    if kind in ("number", "integer"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind == "integer" and not float(value).is_integer()):
+            return False
+    elif kind in JSON_TYPES and (not isinstance(value, JSON_TYPES[kind]) or (kind != "boolean" and isinstance(value, bool))):
+        return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if not isinstance(value, dict):
+        return True
+    properties = schema.get("properties") or {}
+    if any(name not in value for name in schema.get("required") or []):
+        return False
+    for name, item in value.items():
+        if name in properties:
+            if not accepts(doc, properties[name], item, depth + 1):
+                return False
+        elif schema.get("additionalProperties") is False:
+            return False
+    return True
+
+
+def overlapping_one_ofs(path):
+    """The operationIds whose JSON request body is a `oneOf` that the document's own example
+    of that body matches several variants of, with the evidence (the body's pointer, the
+    example, the variants): OpenAPI's `oneOf` asks for exactly one, so Prism refuses the
+    document's own example ("must match exactly one schema in oneOf"), and the import, which
+    sends that example as the body's sample, cannot choose a variant the document does not
+    tell apart (gap `union-overlaps`)."""
+    doc = load(path)
+    found = {}
+    for key, item in (doc.get("paths") or {}).items():
+        for method, op in item.items() if isinstance(item, dict) else []:
+            if not isinstance(op, dict) or not isinstance(op.get("operationId"), str):
+                continue
+            entry = (resolve(doc, op.get("requestBody", {})).get("content") or {}).get("application/json") or {}
+            variants = resolve(doc, entry.get("schema", {})).get("oneOf") or []
+            examples = [("example", entry["example"])] if "example" in entry else []
+            examples += [(name, resolve(doc, ex).get("value")) for name, ex in (entry.get("examples") or {}).items()]
+            for name, example in examples:
+                matched = [v.get("$ref", f"variant {i}") for i, v in enumerate(variants) if accepts(doc, v, example)]
+                if example is not None and len(matched) > 1:
+                    pointer = "#/paths/" + key.replace("~", "~0").replace("/", "~1") + f"/{method}/requestBody"
+                    found[canonical(op["operationId"])] = f"{pointer}: its example `{name}` matches {' and '.join(matched)}"
+                    break
+    return found
+
+
 def without_success(path):
     """The operationIds of the document's operations that list no success response (no 2xx,
     no 3xx the client follows, no `default`): Kubernetes' `/logs/` lists only 401, GitHub's
@@ -158,6 +218,7 @@ unroutable_docs = set()
 range_docs = set()
 form_list_names = {}
 no_success = {}
+overlaps = {}
 
 def document_lines(path):
     """(path, status, name) of each line of documents.tsv: `path<TAB>status[<TAB>name]`, the name
@@ -176,10 +237,11 @@ for path, _, name in document_lines(docs_path):
         range_docs.add(name)
     form_list_names[name] = form_lists(path)
     no_success[name] = without_success(path)
+    overlaps[name] = overlapping_one_ofs(path)
 
 # What the client's headline sets aside (each call named in the report): Prism's own limits and
 # the document's operations without a success response, none of them the client's doing.
-SET_ASIDE = ("prism-flagged", "prism-unroutable", "prism-unproducible", "prism-form-list", "prism-redirect-outside", "document-no-success")
+SET_ASIDE = ("prism-flagged", "prism-unroutable", "prism-unproducible", "prism-form-list", "prism-redirect-outside", "document-no-success", "document-overlapping-one-of")
 counts = collections.Counter()
 classes = collections.defaultdict(list)
 set_aside = collections.defaultdict(list)
@@ -207,6 +269,11 @@ with open(calls_path) as f:
             # Prism: "Tried to force a dynamic response for: application/pdf but schema is not
             # defined" (a file answered without a schema, which it cannot invent).
             outcome, cls = "prism-unproducible", "an answer without a schema (a PDF), which Prism cannot invent"
+        overlap = overlaps.get(doc, {}).get(canonical(op))
+        refused_one_of = any(v.get("code") == "oneOf" and "body" in v.get("location", []) for v in violations_of(detail.removeprefix("sl-violations: ")))
+        if outcome == "refused" and overlap and refused_one_of:
+            # The document's own example is refused too: no request the document tells apart.
+            outcome, cls = "document-overlapping-one-of", f"the request body's oneOf variants overlap ({overlap})"
         if outcome in ("refused", "other") and canonical(op) in no_success.get(doc, set()) and kind == "api":
             outcome, cls = "document-no-success", "the operation lists no success response: Prism answers the status it lists"
         if outcome == "other" and kind == "transport" and re.search(r"error sending request for url \(https?://(?!127\.0\.0\.1|localhost)", detail):

@@ -95,3 +95,37 @@ fn the_kinds_are_listed_once_each() {
     assert_eq!(ids.len(), kind_ids().len(), "a gap id is given to two kinds");
     assert!(ids.contains(&gaps::HEADER_PARAM.id) && ids.contains(&gaps::PATTERN.id));
 }
+
+/// The client's report on `calls` (calls.tsv lines) against the document
+/// tests/fixtures/judge/overlap.json: report.py's output.
+fn client_report(calls: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = fs::canonicalize("fixtures/judge/overlap.json").unwrap();
+    fs::write(dir.path().join("documents.tsv"), format!("{}\tjudged\toverlap.json\n", doc.display())).unwrap();
+    fs::write(dir.path().join("calls.tsv"), calls).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg(Path::new(JUDGE).join("report.py"))
+        .args([dir.path().join("calls.tsv"), dir.path().join("documents.tsv")])
+        .output()
+        .expect("python3 runs the judge's report");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_oneof_refusal_is_set_aside_only_where_the_documents_own_example_matches_several_variants() {
+    // `search`'s variants are open objects its example `{name}` matches both of; `pick`'s
+    // example matches `Strict` alone, so Prism refusing it is the client's failure.
+    let refusal = r#"{"type":"https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY","status":422,"validation":[{"location":["body"],"severity":"Error","code":"oneOf","message":"Request body must match exactly one schema in oneOf"}]}"#;
+    let report =
+        client_report(&format!("overlap.json\tsearch\tapi\t422\t{refusal}\noverlap.json\tpick\tapi\t422\t{refusal}\n"));
+    assert!(
+        report.contains(
+            "    document-overlapping-one-of (1): the request body's oneOf variants overlap \
+             (#/paths/~1search/post/requestBody: its example `by name` matches \
+             #/components/schemas/ByName and #/components/schemas/ByAge)\n      overlap.json search\n"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("calls accepted by Prism and decoded over calls judged: 0/1 = 0.0%"), "{report}");
+}
