@@ -66,13 +66,14 @@ impl Rng {
 }
 
 /// Segment forms: literals some values repeat, a whole parameter, mixed segments (`P` and
-/// `Q` stand for parameters).
-const SEGMENTS: [&str; 12] = ["files", "x", "a", "P", "P", "P.json", "x-P", "P-x", "vP", "P,Q", "fn(a=P,b=Q)", "P:x"];
+/// `Q` stand for parameters), literals axum's router reads as syntax (`:x`, `*x`).
+const SEGMENTS: [&str; 14] =
+    ["files", "x", "a", "P", "P", "P.json", "x-P", "P-x", "vP", "P,Q", "fn(a=P,b=Q)", "P:x", ":x", "*x"];
 /// Forms lint refuses, drawn now and then: a set holding one is refused whole.
 const REFUSED: [&str; 3] = ["P.Q", "P-Q", "PQ"];
 /// Parameter values, as a client sends them (percent-encoded): literal texts of other routes
 /// among them, so a request of one route also tries the others.
-const VALUES: [&str; 10] = ["files", "x", "a", "files", "x-x", "a.json", "v1", "1%2C2", "a%3Ax", "y.z"];
+const VALUES: [&str; 12] = ["files", "x", "a", "files", "x-x", "a.json", "v1", "1%2C2", "a%3Ax", "y.z", ":x", "*x"];
 
 fn selector(location: SelectIn, name: &str, value: &str) -> SpecSelector {
     SpecSelector { location, name: name.into(), value: value.into() }

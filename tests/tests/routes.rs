@@ -110,6 +110,48 @@ async fn every_route_form_reaches_its_operation_with_the_exact_request_line() {
     assert_eq!(lines.len(), 15);
 }
 
+/// Literal segments starting with `:` or `*` (axum's router panicked at startup on them,
+/// taking them for axum 0.7's captures): the router builds, the generated client sends them
+/// as written, and each reaches its operation; a near miss reaches the parameter beside the
+/// literal, or answers 404.
+#[tokio::test]
+async fn literal_segments_axum_reads_as_syntax_route_as_written() {
+    let (client, lines) = serve().await;
+    let routes = client.routes();
+    let answers: Vec<(routes_client::types::Echo, &str, &str, Value)> = vec![
+        (routes.feed_webhook().send().await.unwrap(), "POST /v1/webhooks/feed/:token", "feedWebhook", json!({})),
+        (
+            routes.feed_by_key("k1").send().await.unwrap(),
+            "POST /v1/webhooks/feed/k1",
+            "feedByKey",
+            json!({"key": "k1"}),
+        ),
+        (
+            routes.feed_by_key(":token").send().await.unwrap(),
+            "POST /v1/webhooks/feed/%3Atoken",
+            "feedByKey",
+            json!({"key": ":token"}),
+        ),
+        (routes.star_item("s1").send().await.unwrap(), "GET /v1/*stars/s1", "starItem", json!({"id": "s1"})),
+    ];
+    let lines = lines.lock().unwrap().clone();
+    assert_eq!(lines.len(), answers.len());
+    for ((echo, line, operation, request), sent) in answers.into_iter().zip(&lines) {
+        assert_eq!(sent, line);
+        assert_eq!((echo.operation.as_str(), &echo.request), (operation, &request), "{line}");
+    }
+    let (base, http) = serve_plain().await;
+    let echo = |operation: &str, request: Value| (200, None, json!({ "operation": operation, "request": request }));
+    let cases = [
+        (http.post(format!("{base}/v1/webhooks/feed/:tokens")), echo("feedByKey", json!({"key": ":tokens"}))),
+        (http.get(format!("{base}/v1/*star/s1")), (404, None, error(404, "no operation matches this path"))),
+        (http.get(format!("{base}/v1/stars/s1")), (404, None, error(404, "no operation matches this path"))),
+    ];
+    for (request, expected) in cases {
+        assert_eq!(raw(&http, request).await, expected);
+    }
+}
+
 /// A raw request's status, `Allow` header and body.
 async fn raw(
     client: &apigen_runtime::client::reqwest::Client,

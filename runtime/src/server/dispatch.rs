@@ -175,7 +175,8 @@ fn pieces(segment: &'static str) -> Vec<Piece> {
 }
 
 /// The axum route of an operation: literal segments as written, each segment holding a
-/// parameter a capture named by its position (`p1`), the trailing slash kept.
+/// parameter (or text axum reads as syntax, [`special_to_axum`]) a capture named by its
+/// position (`p1`), the trailing slash kept.
 pub(crate) fn axum_route(route: &Route) -> String {
     if route.segments.is_empty() {
         return "/".to_owned();
@@ -183,14 +184,9 @@ pub(crate) fn axum_route(route: &Route) -> String {
     let mut out = String::new();
     for (index, pieces) in route.segments.iter().enumerate() {
         out.push('/');
-        if pieces.iter().any(|p| matches!(p, Piece::Param(_))) {
-            out.push_str(&format!("{{p{index}}}"));
-        } else {
-            for piece in pieces.iter() {
-                if let Piece::Text(text) = piece {
-                    out.push_str(text);
-                }
-            }
+        match literal(pieces) {
+            Some(text) => out.push_str(text),
+            None => out.push_str(&format!("{{p{index}}}")),
         }
     }
     out
@@ -259,13 +255,24 @@ impl Node {
     }
 }
 
-/// The text of a segment holding no parameter (the empty text for a trailing slash).
+/// The text of a segment axum's router is given as written: one holding no parameter (the
+/// empty text for a trailing slash), unless axum would read it as something else. Such a
+/// segment is routed as a capture, like one holding a parameter, and its text matched here
+/// ([`match_path`]), so every path lint accepts routes and the router never panics at startup.
 fn literal(pieces: &[Piece]) -> Option<&'static str> {
     match pieces {
         [] => Some(""),
-        [Piece::Text(text)] => Some(text),
+        [Piece::Text(text)] if !special_to_axum(text) => Some(text),
         _ => None,
     }
+}
+
+/// True for literal text axum's router refuses or reads as syntax: a segment starting with
+/// `:` or `*` (axum 0.8 panics on them, taking them for the captures of axum 0.7, unless every
+/// router merging this one turns its checks off), and `{` or `}` (matchit's captures; lint
+/// refuses them in literal text, but escaping by hand would depend on that).
+fn special_to_axum(text: &str) -> bool {
+    text.starts_with([':', '*']) || text.contains(['{', '}'])
 }
 
 /// Orders operations most specific first (see the module's doc); operations of routes that
@@ -441,10 +448,20 @@ mod tests {
     const COMMA: &[&[Piece]] = &[&[Piece::Param("lat"), Piece::Text(","), Piece::Param("lon")]];
     const SLASH: &[&[Piece]] = &[&[Piece::Text("a")], &[]];
 
+    const COLON: &[&[Piece]] = &[&[Piece::Text("feed")], &[Piece::Text(":token")]];
+    const STAR: &[&[Piece]] = &[&[Piece::Text("*all")], &[Piece::Text("a*")]];
+
     #[test]
     fn routes_for_axum() {
-        let cases: [(Segments, &str); 5] =
-            [(JSON, "/files/{p1}"), (WHOLE, "/files/{p1}"), (CALL, "/{p0}"), (SLASH, "/a/"), (&[], "/")];
+        let cases: [(Segments, &str); 7] = [
+            (JSON, "/files/{p1}"),
+            (WHOLE, "/files/{p1}"),
+            (CALL, "/{p0}"),
+            (SLASH, "/a/"),
+            (&[], "/"),
+            (COLON, "/feed/{p1}"),
+            (STAR, "/{p0}/a*"),
+        ];
         for (segments, expected) in cases {
             assert_eq!(axum_route(&route(segments)), expected);
         }
