@@ -114,12 +114,30 @@ fn write(key: String, value: &Value, pairs: &mut Vec<(String, String)>, empty_co
 /// [`crate::json::decode_form`], and the keys that could not be placed in it (a name given
 /// both as a value and with brackets, a key nested too deeply), each named by its key.
 pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>)>) -> (Value, Vec<Violation>) {
+    tree_of_pairs(pairs, false)
+}
+
+/// [`from_pairs`] reading each key's first bracket as a property even when empty:
+/// `sort_by[]=a` is `{"sort_by": {"": "a"}}`, as OpenAPI's `deepObject` names a property in
+/// the first bracket (schemathesis sends the key `""` of a free-form object that way).
+pub fn from_pairs_keyed<'a>(pairs: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>)>) -> (Value, Vec<Violation>) {
+    tree_of_pairs(pairs, true)
+}
+
+fn tree_of_pairs<'a>(
+    pairs: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
+    keyed_first: bool,
+) -> (Value, Vec<Violation>) {
     let mut root = Map::new();
     let mut problems = Vec::new();
     let mut nested = MAX_NESTED;
     for (key, value) in pairs {
         let (name, segments) = split_key(&key);
-        match place(&mut root, name, &segments, value.into_owned(), &mut nested) {
+        let (first, segments) = match segments.split_first() {
+            Some((first, rest)) if keyed_first => (Some(*first), rest),
+            _ => (None, segments.as_slice()),
+        };
+        match place(&mut root, name, first, segments, value.into_owned(), &mut nested) {
             Ok(()) => {}
             Err(Misplaced::Key(message)) => problems.push(Violation::new(key.into_owned(), message)),
             Err(Misplaced::TooNested) => {
@@ -162,15 +180,17 @@ fn split_key(key: &str) -> (&str, Vec<&str>) {
 /// Puts `value` at `name` and then `segments` in `root`. A last empty segment (`a[]`) adds to
 /// a list as a repeated key does; an empty one before the last is refused (which element it
 /// means is not said).
-/// `nested` is what is left of [`MAX_NESTED`].
+/// `first`, when given, is a property of the object at `name` even when empty
+/// ([`from_pairs_keyed`]). `nested` is what is left of [`MAX_NESTED`].
 fn place(
     root: &mut Map<String, Value>,
     name: &str,
+    first: Option<&str>,
     segments: &[&str],
     value: String,
     nested: &mut usize,
 ) -> Result<(), Misplaced> {
-    if segments.len() > MAX_DEPTH {
+    if segments.len() + usize::from(first.is_some()) > MAX_DEPTH {
         return Err(Misplaced::Key(format!("nests deeper than {MAX_DEPTH} levels")));
     }
     let segments = match segments.split_last() {
@@ -181,7 +201,7 @@ fn place(
         return Err("`[]` may only end a key".into());
     }
     let mut node = root.entry(name.to_owned()).or_insert(Value::Null);
-    for segment in segments {
+    for segment in first.iter().chain(segments) {
         // An empty value is an empty object (`a[b]=`), which later keys may fill
         // (`a[b]=&a[b][c]=1` is `{"b": {"c": "1"}}`).
         if node.is_null() || node.as_str() == Some("") {

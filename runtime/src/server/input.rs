@@ -341,31 +341,21 @@ impl Input {
             }
             return None;
         }
-        let (tree, problems) = crate::form::from_pairs(pairs);
-        let tree = match (fields, tree) {
-            (None, serde_json::Value::Object(mut top)) => top.remove(name).unwrap_or_default(),
-            (_, tree) => tree,
+        let empty_property = fields.is_none() && pairs.iter().any(|(key, _)| key.starts_with(&format!("{name}[]")));
+        let read = object_of_pairs::<T>(name, fields, crate::form::from_pairs(pairs.iter().cloned()));
+        let read = match read {
+            // deepObject's first bracket names a property: `sort_by[]=a` is the property `""`
+            // of an object (schemathesis writes a free-form object's key `""` so), read so when
+            // the brackets read as a list do not give a valid value.
+            Err(_) if empty_property => {
+                object_of_pairs::<T>(name, fields, crate::form::from_pairs_keyed(pairs)).or(read)
+            }
+            read => read,
         };
-        let named = |problems: Vec<Violation>| {
-            problems.into_iter().map(|v| Violation::new(format!("query.{}", v.path), v.message))
-        };
-        if !problems.is_empty() {
-            let named: Vec<Violation> = named(problems).collect();
-            self.violations.extend(named);
-            return None;
-        }
-        match crate::json::decode_query::<T>(tree).and_then(|decoded| decoded.validate().map(|()| decoded)) {
+        match read {
             Ok(decoded) => Some(decoded),
-            Err(found) => {
-                let keys = found.0.into_iter().map(|v| {
-                    let pointer = if fields.is_none() { format!("/{name}{}", v.path) } else { v.path };
-                    match crate::form::key_of_pointer(&pointer) {
-                        key if key.is_empty() => Violation::new(format!("query.{name}"), v.message),
-                        key => Violation::new(format!("query.{key}"), v.message),
-                    }
-                });
-                let keys: Vec<Violation> = keys.collect();
-                self.violations.extend(keys);
+            Err(violations) => {
+                self.violations.extend(violations);
                 None
             }
         }
@@ -1067,6 +1057,33 @@ pub(crate) fn read_cookies(headers: &HeaderMap) -> Vec<(String, String)> {
         }
     }
     cookies
+}
+
+/// The object (or union) query parameter `name` of [`Input::query_object`] from the tree of
+/// its pairs and the keys that could not be placed in it: decoded and validated, or its
+/// violations, each named by its key in the query (`query.filter[status]`).
+fn object_of_pairs<T: FromJson + Validate>(
+    name: &str,
+    fields: Option<&[&str]>,
+    (tree, problems): (serde_json::Value, Vec<Violation>),
+) -> Result<T, Vec<Violation>> {
+    let tree = match (fields, tree) {
+        (None, serde_json::Value::Object(mut top)) => top.remove(name).unwrap_or_default(),
+        (_, tree) => tree,
+    };
+    if !problems.is_empty() {
+        return Err(problems.into_iter().map(|v| Violation::new(format!("query.{}", v.path), v.message)).collect());
+    }
+    crate::json::decode_query::<T>(tree).and_then(|decoded| decoded.validate().map(|()| decoded)).map_err(|found| {
+        let keys = found.0.into_iter().map(|v| {
+            let pointer = if fields.is_none() { format!("/{name}{}", v.path) } else { v.path };
+            match crate::form::key_of_pointer(&pointer) {
+                key if key.is_empty() => Violation::new(format!("query.{name}"), v.message),
+                key => Violation::new(format!("query.{key}"), v.message),
+            }
+        });
+        keys.collect()
+    })
 }
 
 #[cfg(test)]
