@@ -1190,6 +1190,38 @@ fn a_number_enumeration_of_whole_numbers_is_one_of_integers_and_another_is_sampl
 }
 
 #[test]
+fn a_type_beside_an_all_of_of_another_type_gives_way_to_the_all_of() {
+    // Lyft's `ride_profile`: `type: object` beside an allOf of a string enumeration. No value
+    // is both; it was typed `map<json>`, and the mock answered `{}` where the document's
+    // examples say "personal". An integer beside `type: number` is no contradiction.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Rides", "version": "1"},
+        "paths": {"/rides/{id}": {"get": {"operationId": "getRide",
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ride"}}}}}}}},
+        "components": {"schemas": {
+            "ProfileEnum": {"type": "string", "enum": ["personal", "business"], "description": "The profile."},
+            "Count": {"type": "integer", "minimum": 1},
+            "Ride": {"type": "object", "required": ["profile", "seats"], "properties": {
+                "profile": {"allOf": [{"$ref": "#/components/schemas/ProfileEnum"}], "type": "object", "description": "Which profile."},
+                "seats": {"allOf": [{"$ref": "#/components/schemas/Count"}], "type": "number", "maximum": 6}
+            }}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "rides.json").unwrap();
+    let types = written(&imported, Some("schemas.yaml"));
+    assert!(
+        types.contains("profile: { type: ProfileEnum, description: Which profile., gaps: [contradicting-types] }"),
+        "{types}"
+    );
+    assert!(types.contains("seats: { type: number, minimum: 1.0, maximum: 6.0 }"), "{types}");
+    assert!(imported.summary.line().contains("contradicting-types 1"), "{}", imported.summary.line());
+    lint_imported(&imported, "rides.json");
+}
+
+#[test]
 fn accept_content_type_and_authorization_header_parameters_are_ignored_as_openapi_says() {
     // OpenAPI 3: such a parameter definition SHALL be ignored, in any case of its name.
     let header = |name: &str, sample: &str| {

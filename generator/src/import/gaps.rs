@@ -124,6 +124,8 @@ kinds! {
         "Left out.";
     NON_STRING_ENUM = "non-string-enums", "Enumerations of numbers or booleans (or mixing kinds): the format's enumerations hold strings or integers.",
         "Typed as the scalar; the listed values are not enforced.";
+    CONTRADICTING_TYPE = "contradicting-types", "A `type` beside an `allOf` of one schema of another type (Lyft's `type: object` beside a string enumeration): no value is both, so no sample, mock answer or real one can satisfy the document.",
+        "Typed as the `allOf`'s schema, as the document's examples show its values; the `type` beside it is ignored.";
     ITEM_CONSTRAINTS = "item-constraints", "Constraints on the items of a list or the values of a map: the format constrains the list itself.",
         "Left out: items are not checked.";
     NULLABLE_ITEMS = "nullable-items", "Lists or maps whose items may be null.",

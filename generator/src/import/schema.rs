@@ -129,10 +129,15 @@ impl Importer<'_> {
             return self.json_because(gaps::BAD_VALUE, &at.pointer);
         };
         let shaping: Vec<&Value> = parts.iter().filter(|p| shapes(p)).collect();
-        let siblings_shape = map.keys().any(|k| k != "allOf" && SHAPE_KEYS.contains(&k.as_str()));
+        let contradicted = shaping.len() == 1 && self.contradicting_type(map, shaping[0]);
+        let siblings_shape =
+            map.keys().any(|k| k != "allOf" && SHAPE_KEYS.contains(&k.as_str()) && !(contradicted && k == "type"));
         if shaping.len() == 1 && !siblings_shape {
             let part = shaping[0];
             let mut typed = self.schema(part, &at.below("allOf", at.name.clone()));
+            if contradicted {
+                typed.gap(self.built.gaps.note(gaps::CONTRADICTING_TYPE, &at.pointer));
+            }
             for other in parts.iter().filter(|p| !shapes(p)) {
                 if let Value::Object(annotations) = other {
                     self.annotate(&mut typed, annotations, at);
@@ -157,6 +162,22 @@ impl Importer<'_> {
             typed.gap(self.built.gaps.note(gaps::COMPOSITION, &at.pointer));
         }
         typed
+    }
+
+    /// True when `map`'s own `type` is one no value of its one shaping `allOf` part has
+    /// (`type: object` beside a string enumeration, as Lyft's `ride_profile`): merged, no
+    /// value would fit, so the part is what the document means (its examples give the part's
+    /// values). An integer part beside `type: number` fits.
+    fn contradicting_type(&self, map: &Map<String, Value>, part: &Value) -> bool {
+        let Some(own) = map.get("type").and_then(Value::as_str) else { return false };
+        let part = match part.get("$ref").and_then(Value::as_str) {
+            Some(reference) => refs::lookup(self.doc.value, reference).ok(),
+            None => Some(part),
+        };
+        match part.and_then(|p| p.get("type")).and_then(Value::as_str) {
+            Some(theirs) => theirs != own && !(own == "number" && theirs == "integer"),
+            None => false,
+        }
     }
 
     /// A component written as `allOf` of object components (by `$ref`) and at most one inline
