@@ -52,12 +52,12 @@ fn generate_and_check_report_each_phase_and_every_file_printed() {
         *recorder.0.lock().unwrap(),
         [
             phase::SPEC.to_owned(),
-            format!("{} (20)", phase::PRINT),
-            "item 20".to_owned(),
+            format!("{} (21)", phase::PRINT),
+            "item 21".to_owned(),
             phase::WRITE.to_owned(),
             phase::SPEC.to_owned(),
-            format!("{} (20)", phase::PRINT),
-            "item 20".to_owned(),
+            format!("{} (21)", phase::PRINT),
+            "item 21".to_owned(),
             phase::COMPARE.to_owned(),
         ]
     );
@@ -110,11 +110,11 @@ fn the_progress_line_is_drawn_on_a_terminal_and_never_elsewhere() {
     assert!(!drawn.contains("0/0"), "{drawn}");
     // The line is cleared before the results are printed.
     assert!(drawn.contains("\r\u{1b}[2K"), "{drawn:?}");
-    assert!(drawn.ends_with("21 written, 0 unchanged, 0 removed\r\n"), "{drawn:?}");
+    assert!(drawn.ends_with("22 written, 0 unchanged, 0 removed\r\n"), "{drawn:?}");
 
     let piped = generate(&dir.path().join("b"), false);
     assert!(!piped.contains('\r') && !piped.contains('\u{1b}'), "{piped:?}");
-    assert!(piped.ends_with("21 written, 0 unchanged, 0 removed\n"), "{piped}");
-    assert_eq!(piped.lines().filter(|l| l.starts_with("wrote ")).count(), 21);
-    assert_eq!(piped.lines().count(), 22, "nothing but the results: {piped}");
+    assert!(piped.ends_with("22 written, 0 unchanged, 0 removed\n"), "{piped}");
+    assert_eq!(piped.lines().filter(|l| l.starts_with("wrote ")).count(), 22);
+    assert_eq!(piped.lines().count(), 23, "nothing but the results: {piped}");
 }
