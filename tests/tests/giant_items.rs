@@ -5,7 +5,7 @@
 //! lines, 10 MB); they are now a module per group, a function per 64 calls and a file per 512
 //! (`samples/<group>/part_<n>.rs`). The server's `router_with` set every handler in one
 //! function, and its root held every operation's entry of `OPERATIONS` (Graph's root: 9.5 MB);
-//! each group's entries and handlers are now a file of their own (`root/groups/<group>.rs`), a
+//! each group's entries and handlers are now a file of their own (`root/group_tables/<group>.rs`), a
 //! function per 64 operations. A group's own modules (its client handle and builders, its server
 //! trait and requests: Graph's largest 4.9 MB) and its mock's samples are a file per 128
 //! operations (`<group>/part_<n>.rs`). The types' sample test checks 100 types to a function,
@@ -75,7 +75,7 @@ fn fifteen_hundred_operations_in_one_group_make_no_giant_function_or_file() {
     assert_eq!(part.matches("\nfn chunk_").count(), 8, "{part}");
     // The group's routes are a file of their own: its 1,500 entries of `OPERATIONS`, and its
     // handlers set in 24 functions (23 of 64, one of 28).
-    let routes = &files["server/src/root/groups/things.rs"];
+    let routes = &files["server/src/root/group_tables/things.rs"];
     assert_eq!(routes.matches("::apigen_runtime::server::OperationInfo {").count(), OPERATIONS, "{routes}");
     assert_eq!(routes.matches("let builder = set_").count(), 23, "{routes}");
     assert!(routes.contains("    set_24(builder)\n}"), "{routes}");

@@ -103,40 +103,40 @@ pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::codegen::Erro
     fill: &[],
 };
 /// Each group's operations this build compiles (each group's cargo feature), a
-/// table each (in `groups`).
+/// table each (in `group_tables`).
 const GROUP_OPERATIONS: &[&[OperationInfo]] = &[
     #[cfg(feature = "organizations")]
-    groups::organizations::OPERATIONS,
+    group_tables::organizations::OPERATIONS,
     #[cfg(feature = "members")]
-    groups::members::OPERATIONS,
+    group_tables::members::OPERATIONS,
     #[cfg(feature = "teams")]
-    groups::teams::OPERATIONS,
+    group_tables::teams::OPERATIONS,
     #[cfg(feature = "sso")]
-    groups::sso::OPERATIONS,
+    group_tables::sso::OPERATIONS,
     #[cfg(feature = "collections")]
-    groups::collections::OPERATIONS,
+    group_tables::collections::OPERATIONS,
     #[cfg(feature = "spaces")]
-    groups::spaces::OPERATIONS,
+    group_tables::spaces::OPERATIONS,
     #[cfg(feature = "sites")]
-    groups::sites::OPERATIONS,
+    group_tables::sites::OPERATIONS,
     #[cfg(feature = "site_structure")]
-    groups::site_structure::OPERATIONS,
+    group_tables::site_structure::OPERATIONS,
     #[cfg(feature = "content")]
-    groups::content::OPERATIONS,
+    group_tables::content::OPERATIONS,
     #[cfg(feature = "change_requests")]
-    groups::change_requests::OPERATIONS,
+    group_tables::change_requests::OPERATIONS,
     #[cfg(feature = "comments")]
-    groups::comments::OPERATIONS,
+    group_tables::comments::OPERATIONS,
     #[cfg(feature = "openapi_specs")]
-    groups::openapi_specs::OPERATIONS,
+    group_tables::openapi_specs::OPERATIONS,
     #[cfg(feature = "integrations")]
-    groups::integrations::OPERATIONS,
+    group_tables::integrations::OPERATIONS,
     #[cfg(feature = "translations")]
-    groups::translations::OPERATIONS,
+    group_tables::translations::OPERATIONS,
     #[cfg(feature = "conversations")]
-    groups::conversations::OPERATIONS,
+    group_tables::conversations::OPERATIONS,
     #[cfg(feature = "git")]
-    groups::git::OPERATIONS,
+    group_tables::git::OPERATIONS,
 ];
 /// Every operation of the API this build compiles (each group's cargo feature):
 /// name, tag, method, path, statuses, access.
@@ -155,43 +155,43 @@ pub fn router_with<S: Service>(
 ) -> ::apigen_runtime::server::axum::Router {
     let builder = RouterBuilder::new(service).with_config(config);
     #[cfg(feature = "organizations")]
-    let builder = groups::organizations::set_handlers(builder);
+    let builder = group_tables::organizations::set_handlers(builder);
     #[cfg(feature = "members")]
-    let builder = groups::members::set_handlers(builder);
+    let builder = group_tables::members::set_handlers(builder);
     #[cfg(feature = "teams")]
-    let builder = groups::teams::set_handlers(builder);
+    let builder = group_tables::teams::set_handlers(builder);
     #[cfg(feature = "sso")]
-    let builder = groups::sso::set_handlers(builder);
+    let builder = group_tables::sso::set_handlers(builder);
     #[cfg(feature = "collections")]
-    let builder = groups::collections::set_handlers(builder);
+    let builder = group_tables::collections::set_handlers(builder);
     #[cfg(feature = "spaces")]
-    let builder = groups::spaces::set_handlers(builder);
+    let builder = group_tables::spaces::set_handlers(builder);
     #[cfg(feature = "sites")]
-    let builder = groups::sites::set_handlers(builder);
+    let builder = group_tables::sites::set_handlers(builder);
     #[cfg(feature = "site_structure")]
-    let builder = groups::site_structure::set_handlers(builder);
+    let builder = group_tables::site_structure::set_handlers(builder);
     #[cfg(feature = "content")]
-    let builder = groups::content::set_handlers(builder);
+    let builder = group_tables::content::set_handlers(builder);
     #[cfg(feature = "change_requests")]
-    let builder = groups::change_requests::set_handlers(builder);
+    let builder = group_tables::change_requests::set_handlers(builder);
     #[cfg(feature = "comments")]
-    let builder = groups::comments::set_handlers(builder);
+    let builder = group_tables::comments::set_handlers(builder);
     #[cfg(feature = "openapi_specs")]
-    let builder = groups::openapi_specs::set_handlers(builder);
+    let builder = group_tables::openapi_specs::set_handlers(builder);
     #[cfg(feature = "integrations")]
-    let builder = groups::integrations::set_handlers(builder);
+    let builder = group_tables::integrations::set_handlers(builder);
     #[cfg(feature = "translations")]
-    let builder = groups::translations::set_handlers(builder);
+    let builder = group_tables::translations::set_handlers(builder);
     #[cfg(feature = "conversations")]
-    let builder = groups::conversations::set_handlers(builder);
+    let builder = group_tables::conversations::set_handlers(builder);
     #[cfg(feature = "git")]
-    let builder = groups::git::set_handlers(builder);
+    let builder = group_tables::git::set_handlers(builder);
     builder.build_partial()
 }
 /// Each group's operations and the setting of its handlers from its trait, a file
 /// each (one table and one function of every operation grew with the API past any
 /// reader's or rustc's comfort: Microsoft Graph's were 9.5 MB of Rust).
-mod groups {
+mod group_tables {
     #[cfg(feature = "organizations")]
     #[rustfmt::skip]
     pub(super) mod organizations;

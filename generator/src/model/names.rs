@@ -103,6 +103,9 @@ const RESERVED_MODULES: &[&str] = &[
     "settings",
     // The client's module of the spec's servers.
     "servers",
+    // The server's module of each group's table and handler setting (`root::group_tables`):
+    // a group of the same name inside it is a module within a module of its own name.
+    "group_tables",
     // Cargo features of the generated crates, beside one per group (named as its module).
     "default",
     "full",

@@ -39,7 +39,7 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
         for (part, path) in super::rust::part_files("server/src", &tag.rust, count) {
             jobs.push(jobs::rust(path, header, move || emitter().tag_module(tag, part)));
         }
-        jobs.push(jobs::rust(format!("server/src/{root}/groups/{}.rs", tag.rust), header, move || {
+        jobs.push(jobs::rust(format!("server/src/{root}/group_tables/{}.rs", tag.rust), header, move || {
             routes::group_routes(api, tag)
         }));
         jobs.push(jobs::rust(format!("server/src/mock/{}.rs", tag.rust), header, move || emitter().mock_part(tag, 0)));
@@ -172,7 +172,7 @@ impl ServerEmitter<'_> {
             #errors
 
             /// Each group's operations this build compiles (each group's cargo feature), a
-            /// table each (in `groups`).
+            /// table each (in `group_tables`).
             const GROUP_OPERATIONS: &[&[OperationInfo]] = &[#(#tables),*];
 
             /// Every operation of the API this build compiles (each group's cargo feature):
@@ -197,7 +197,7 @@ impl ServerEmitter<'_> {
             /// Each group's operations and the setting of its handlers from its trait, a file
             /// each (one table and one function of every operation grew with the API past any
             /// reader's or rustc's comfort: Microsoft Graph's were 9.5 MB of Rust).
-            mod groups {
+            mod group_tables {
                 #(#groups)*
             }
 

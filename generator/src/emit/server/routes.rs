@@ -21,8 +21,8 @@ pub(super) fn groups(api: &Api) -> (Vec<TokenStream>, Vec<TokenStream>, Vec<Toke
         let cfg = features::cfg_group(tag);
         let name = ident(&tag.rust);
         declarations.push(quote! { #cfg #[rustfmt::skip] pub(super) mod #name; });
-        tables.push(quote! { #cfg groups::#name::OPERATIONS });
-        calls.push(quote! { #cfg let builder = groups::#name::set_handlers(builder); });
+        tables.push(quote! { #cfg group_tables::#name::OPERATIONS });
+        calls.push(quote! { #cfg let builder = group_tables::#name::set_handlers(builder); });
     }
     (declarations, tables, calls)
 }
