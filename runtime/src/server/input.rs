@@ -390,20 +390,26 @@ impl Input {
             }
         };
         let at = place.at(name);
-        let value = match crate::json::parse_strict(text.as_bytes()) {
-            Ok(value) => value,
+        let value = self.strict_json(text.as_bytes(), &at)?;
+        self.validated(crate::json::decode::<T>(value, Mode::Strict), &at)
+    }
+
+    /// A JSON value given as one parameter or form part, parsed strictly: its syntax error, or
+    /// each repeated key by its pointer, recorded under `at`.
+    fn strict_json(&mut self, bytes: &[u8], at: &str) -> Option<serde_json::Value> {
+        match crate::json::parse_strict(bytes) {
+            Ok(value) => Some(value),
             Err(crate::json::StrictParseError::Syntax(error)) => {
-                self.fail(at, format!("is not valid JSON: {error}"));
-                return None;
+                self.fail(at.to_owned(), format!("is not valid JSON: {error}"));
+                None
             }
             Err(crate::json::StrictParseError::DuplicateKeys(paths)) => {
                 for path in paths {
                     self.fail(format!("{at}{path}"), "is given more than once in the object");
                 }
-                return None;
+                None
             }
-        };
-        self.validated(crate::json::decode::<T>(value, Mode::Strict), &at)
+        }
     }
 
     /// A value decoded, then validated; its violations recorded under `at` (`path.key`,
@@ -932,19 +938,7 @@ impl Input {
             ([FormValue::File(file)], _) => file.bytes.clone(),
             _ => return None,
         };
-        let value = match crate::json::parse_strict(&bytes) {
-            Ok(value) => value,
-            Err(crate::json::StrictParseError::Syntax(error)) => {
-                self.fail(at, format!("is not valid JSON: {error}"));
-                return None;
-            }
-            Err(crate::json::StrictParseError::DuplicateKeys(paths)) => {
-                for path in paths {
-                    self.fail(format!("{at}{path}"), "is given more than once in the object");
-                }
-                return None;
-            }
-        };
+        let value = self.strict_json(&bytes, &at)?;
         match crate::json::decode::<T>(value, Mode::Strict) {
             Ok(decoded) => Some(decoded),
             Err(found) => {
