@@ -353,8 +353,8 @@ impl Decoder {
                 Value::Object(map) => Entries::Tree(map),
                 other => return self.not_an_object(&other),
             },
-            Source::Text(text) => match Source::text_entries(text) {
-                Some(entries) => Entries::Text(entries),
+            Source::Text(text) => match Entries::of_text(text) {
+                Some(entries) => entries,
                 None => return self.not_an_object(&Source::Text(text).scalar()),
             },
         };
@@ -612,8 +612,8 @@ impl<T: FromJson> FromJson for BTreeMap<String, T> {
                 Value::Object(map) => Entries::Tree(map),
                 other => return d.not_an_object(&other),
             },
-            Source::Text(text) => match Source::text_entries(text) {
-                Some(entries) => Entries::Text(entries),
+            Source::Text(text) => match Entries::of_text(text) {
+                Some(entries) => entries,
                 None => return d.not_an_object(&Source::Text(text).scalar()),
             },
         };
@@ -686,10 +686,22 @@ fn read_entries<'j>(
 /// text, in the order they came.
 enum Entries<'j> {
     Tree(Map<String, Value>),
-    Text(Vec<(Cow<'j, str>, Checked<'j>)>),
+    Text(source::TextEntries<'j>),
 }
 
 impl<'j> Entries<'j> {
+    /// The entries of `text` when it is an object: listed by offsets, or past 4 GiB (which no
+    /// server's body limit lets through) parsed as a tree.
+    fn of_text(text: Checked<'j>) -> Option<Self> {
+        if let Some(entries) = Source::text_entries(text) {
+            return Some(Entries::Text(entries));
+        }
+        match Source::Text(text).into_value() {
+            Value::Object(map) if text.as_str().starts_with('{') => Some(Entries::Tree(map)),
+            _ => None,
+        }
+    }
+
     /// Takes the value of `key` out. As the tree's map (`serde_json`'s `preserve_order`) does,
     /// the last entry takes the place of the one taken out: the keys left, which a closed
     /// object refuses one by one, come in the same order from a tree and from a text.
@@ -697,8 +709,8 @@ impl<'j> Entries<'j> {
         match self {
             Entries::Tree(map) => map.remove(key).map(Source::Tree),
             Entries::Text(entries) => {
-                let index = entries.iter().position(|(k, _)| k == key)?;
-                Some(Source::Text(entries.swap_remove(index).1))
+                let index = entries.position(key)?;
+                Some(Source::Text(entries.swap_remove(index)))
             }
         }
     }
@@ -707,22 +719,24 @@ impl<'j> Entries<'j> {
     fn is_null(&self, key: &str) -> bool {
         match self {
             Entries::Tree(map) => map.get(key).is_some_and(Value::is_null),
-            Entries::Text(entries) => entries.iter().any(|(k, v)| k == key && v.as_str() == "null"),
+            Entries::Text(entries) => {
+                entries.position(key).is_some_and(|index| entries.value(index).as_str() == "null")
+            }
         }
     }
 
     /// The keys left, in order.
-    fn keys(&self) -> Vec<&str> {
+    fn keys(&self) -> Box<dyn Iterator<Item = &str> + '_> {
         match self {
-            Entries::Tree(map) => map.keys().map(String::as_str).collect(),
-            Entries::Text(entries) => entries.iter().map(|(k, _)| &**k).collect(),
+            Entries::Tree(map) => Box::new(map.keys().map(String::as_str)),
+            Entries::Text(entries) => Box::new(entries.keys()),
         }
     }
 
     fn into_entries(self) -> Box<dyn Iterator<Item = (String, Source<'j>)> + 'j> {
         match self {
             Entries::Tree(map) => Box::new(map.into_iter().map(|(k, v)| (k, Source::Tree(v)))),
-            Entries::Text(entries) => Box::new(entries.into_iter().map(|(k, v)| (k.into_owned(), Source::Text(v)))),
+            Entries::Text(entries) => Box::new(entries.into_entries().map(|(k, v)| (k, Source::Text(v)))),
         }
     }
 }
@@ -888,7 +902,7 @@ impl<'j> Object<'_, 'j> {
 
     /// The keys not read so far, kept as additional properties.
     pub fn rest<T: FromJson>(&mut self) -> BTreeMap<String, T> {
-        let fields = std::mem::replace(&mut self.fields, Entries::Text(Vec::new()));
+        let fields = std::mem::replace(&mut self.fields, Entries::Text(source::TextEntries::default()));
         read_map(fields, self.decoder).unwrap_or_default()
     }
 
@@ -1074,12 +1088,10 @@ fn tag_of<'v>(value: &'v Source<'_>, tag: &str) -> Result<Option<Cow<'v, str>>, 
     match value {
         Source::Tree(Value::Object(map)) => Ok(map.get(tag).and_then(Value::as_str).map(Cow::Borrowed)),
         Source::Tree(other) => Err(kind(other)),
-        Source::Text(text) => match Source::text_entries(*text) {
-            Some(entries) => Ok(entries.into_iter().find(|(key, _)| key == tag).and_then(|(_, found)| {
-                match Source::Text(found).scalar() {
-                    Value::String(found) => Some(Cow::Owned(found)),
-                    _ => None,
-                }
+        Source::Text(text) => match Entries::of_text(*text) {
+            Some(mut entries) => Ok(entries.remove(tag).and_then(|found| match found.scalar() {
+                Value::String(found) => Some(Cow::Owned(found)),
+                _ => None,
             })),
             None => Err(kind(&value.clone().scalar())),
         },

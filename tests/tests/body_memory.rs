@@ -71,6 +71,36 @@ fn hostile_bodies_cost_a_bounded_multiple_of_their_size() {
     assert_eq!((decoded.name.as_str(), decoded.reason.as_str()), ("n", "r"));
     assert!(peak < 4 * size, "peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
 
+    // One object of a million tiny distinct keys (about 10 bytes each), ignored by an object
+    // that drops unknown fields: its list of keys is the one thing decoding builds that grows
+    // with the body (an entry per key, offsets into the body rather than slices of it).
+    let body = tiny_keys_object(r#""name":"n","reason":"r""#, 1_000_000);
+    let size = body.len();
+    let (decoded, peak) = peak_during(|| {
+        let text = apigen_runtime::json::check_strict(body.as_bytes()).unwrap();
+        apigen_runtime::json::decode_capped::<forge_server::types::InvalidParam>(text, 100).unwrap()
+    });
+    eprintln!("1,000,000 tiny keys ignored: {size} bytes, peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
+    assert_eq!((decoded.name.as_str(), decoded.reason.as_str()), ("n", "r"));
+    assert!(peak < 4 * size, "peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
+
+    // Such keys refused by a closed object, answered by the router (200,000 of them: the body
+    // limit is 2 MiB): every violation counted, the first 100 listed.
+    let body = tiny_keys_object(r#""amount":1,"currency":"usd""#, 200_000);
+    let size = body.len();
+    let (status, error, peak) = post(&ServerConfig::default(), "application/json", body);
+    eprintln!(
+        "200,000 tiny keys refused: {size} bytes, answered {status}, peak {} ({:.1}x)",
+        mib(peak),
+        peak as f64 / size as f64
+    );
+    assert_eq!(status, 400);
+    assert_eq!(error["error"]["message"], "the request is invalid: 200000 violations, the first 100 listed");
+    // The keys left come in the order a parsed tree's map leaves them: each field read takes
+    // the last key's place, so the first refused is the last key sent.
+    assert_eq!(error["error"]["violations"][0], json!({"path": "/30d3f", "message": "is not a field of this object"}));
+    assert!(peak < 4 * size, "peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
+
     // 900 distinct keys 32 deep (0.13 MiB) made 28,800 objects before (12 MiB): the keys'
     // tree stops at 1024 objects and lists (tests/styles.rs checks the 400 that answers it).
     let body: String = (0..900).map(|i| format!("k{i}{}=1&", "[x]".repeat(32))).collect();
@@ -85,4 +115,14 @@ fn hostile_bodies_cost_a_bounded_multiple_of_their_size() {
     assert_eq!(problems.len(), 1);
     assert_eq!(problems[0].message, "the form's keys make more than 1024 objects and lists");
     assert!(peak < 8 * size, "peak {} ({:.1}x)", mib(peak), peak as f64 / size as f64);
+}
+
+/// `{<fields>,"0":0,"1":0,..}`: an object of `count` distinct keys written in hexadecimal.
+fn tiny_keys_object(fields: &str, count: usize) -> String {
+    let mut body = format!("{{{fields}");
+    for i in 0..count {
+        body.push_str(&format!(",\"{i:x}\":0"));
+    }
+    body.push('}');
+    body
 }
