@@ -1369,6 +1369,16 @@ mod tests {
         let map = from_both::<BTreeMap<String, Vec<i64>>>(r#"{"a/b": [1, 2.0], "c": []}"#).unwrap();
         assert_eq!(map, BTreeMap::from([("a/b".to_owned(), vec![1, 2]), ("c".to_owned(), vec![])]));
         assert_eq!(from_both::<Vec<Option<i64>>>("[null, 3]").unwrap(), [None, Some(3)]);
+        // Keys written with escapes (kept unescaped beside the offsets of the others) are read,
+        // kept and refused by their text.
+        let escaped: Thing = from_both(r#"{"obj\u0065ct": "thing", "\u0069d": "t", "owner": "o"}"#).unwrap();
+        assert_eq!(escaped.owner.as_deref(), Some("o"));
+        let map = from_both::<BTreeMap<String, i64>>(r#"{"\u00e9": 1, "b\"": 2, "c": 3}"#).unwrap();
+        assert_eq!(map, BTreeMap::from([("\u{e9}".to_owned(), 1), ("b\"".to_owned(), 2), ("c".to_owned(), 3)]));
+        assert_eq!(
+            from_both::<Thing>(r#"{"object": "thing", "id": "t", "owner": null, "j\u0075nk": 1}"#).unwrap_err(),
+            ["/junk: is not a field of this object"]
+        );
         assert_eq!(from_both::<Any>(r#"{"required": {"x": [null]}}"#).unwrap().required, json!({"x": [null]}));
         assert_eq!(from_both::<Open>(r#"{"id": "o", "junk": {"deep": [{}]}}"#).unwrap(), Open { id: "o".into() });
         // Keys given twice anywhere, and what is not JSON, are refused before decoding.
