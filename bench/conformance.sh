@@ -158,7 +158,8 @@ done
 (IFS=,; printf '[workspace]\nresolver = "3"\nmembers = [%s]\n' "${members[*]}") >"$work/crates/Cargo.toml"
 cp "$repo/Cargo.lock" "$work/crates/Cargo.lock"
 echo "building ${#ids[@]} harnesses..." >&2
-CARGO_TARGET_DIR="$CARGO_TARGET_DIR/conformance" \
+# Built once and run: incremental compilation would only keep gigabytes of session files.
+CARGO_TARGET_DIR="$CARGO_TARGET_DIR/conformance" CARGO_INCREMENTAL=0 \
   cargo build --quiet --offline --manifest-path "$work/crates/Cargo.toml" --workspace 2>"$work/build.log" \
   || { tail -30 "$work/build.log" >&2; exit 1; }
 
