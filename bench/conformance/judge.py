@@ -241,9 +241,12 @@ def contradictory_allof(check, evidence):
 
 
 def nulls_where_untyped(check, evidence):
+    """A `null` refused inside the body where the document's schema has no `type`. Never the body
+    itself: the import reads an untyped body's root so (`untyped: true`), and the server takes
+    `null` there."""
     paths = failure_text.violation_paths(check.case)
     return bool(paths) and all(
-        m == "must not be null" and original.untyped_at(evidence.document, check.operation, p) for p, m in paths
+        p and m == "must not be null" and original.untyped_at(evidence.document, check.operation, p) for p, m in paths
     )
 
 

@@ -727,12 +727,28 @@ fn operation_body(old: &Operation, new: &Operation, s: &mut Sink) {
                     "the request body becomes optional (`Option` in Rust)",
                 );
             }
+            if a.untyped != b.untyped {
+                body_untyped_changed(s, a, b);
+            }
             if a.brackets != b.brackets {
                 // The generated server reads both; another server may read only one.
                 let now = if b.brackets { "with indexes (`expand[0]=a`)" } else { "as repeated keys" };
                 s.push("body-style-changed", Class::Breaking, Class::Safe, format!("the form's lists travel {now}"));
             }
         }
+    }
+}
+
+/// `untyped` set or dropped: a value that is not an object read as the body left out, or
+/// refused. The handler's type changes only where the body is required (`T` and `Option<T>`).
+fn body_untyped_changed(s: &mut Sink, a: &crate::model::Body, b: &crate::model::Body) {
+    let handler = if a.optional && b.optional { Class::Safe } else { Class::Breaking };
+    if b.untyped {
+        let text = "a JSON body that is not an object is accepted, read as left out (`Option` in Rust)";
+        s.push("body-untyped", Class::Safe, handler, text);
+    } else {
+        let text = "a JSON body that is not an object is refused (no longer read as left out)";
+        s.push("body-typed", Class::Breaking, handler, text);
     }
 }
 

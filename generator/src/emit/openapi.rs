@@ -420,6 +420,11 @@ impl Document<'_> {
             request.push(("description", json!(d)));
         }
         request.push(("required", json!(!body.optional)));
+        if body.untyped {
+            // The schema written is the object's; the extension says a value that is not an
+            // object reads as left out, as the document the body came from meant.
+            request.push(("x-untyped", json!(true)));
+        }
         let mut content = Map::new();
         for media_type in &body.media_types {
             let encoding = body.encoding_of(media_type);

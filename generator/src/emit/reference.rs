@@ -233,7 +233,12 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
         deprecated,
         params: op.params.iter().map(param_view).collect(),
         body: op.body.as_ref().map_or(String::new(), |b| {
-            let optional = if b.optional { " (optional)" } else { "" };
+            let optional = match (b.optional, b.untyped) {
+                (true, true) => " (optional; a value that is not an object reads as left out)",
+                (false, true) => " (a value that is not an object reads as left out)",
+                (true, false) => " (optional)",
+                (false, false) => "",
+            };
             format!("{}{optional}{}", type_link(&b.ty), media_note(&b.media_types, "by `Content-Type`"))
         }),
         status: super::text::statuses_text(op),

@@ -461,6 +461,11 @@ pub struct RawField {
     /// May be null.
     #[serde(default)]
     pub nullable: bool,
+    /// Body: the document's schema gives the object's properties without `type: object`, so
+    /// by JSON Schema any value that is not an object fits it; the server reads such a value
+    /// as the body left out (the handler's `None`).
+    #[serde(default)]
+    pub untyped: bool,
     /// Value assumed when absent. `default: ~` is kept as `Some(Null)` (not read as "no
     /// default"), so lowering can refuse it instead of dropping it silently.
     #[serde(default, deserialize_with = "present")]

@@ -392,6 +392,24 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `untyped: true` says how a JSON value that is not an object reads, so it needs a body
+    /// of an object type taken as JSON.
+    pub(super) fn check_untyped_bodies(&mut self, operations: &[Operation]) {
+        for op in operations {
+            let Some(body) = op.body.as_ref().filter(|b| b.untyped) else { continue };
+            let object = matches!(&body.ty, TypeRef::Named(name)
+                if matches!(self.types.get(name).map(|t| &t.kind), Some(TypeKind::Object(_))));
+            if !object || !body.encodings().contains(&Encoding::Json) {
+                self.diags
+                    .error(
+                        op.origin.clone(),
+                        format!("`untyped` on the body of `{}`, which is not an object taken as JSON", op.name),
+                    )
+                    .hint("only a JSON body of an object type reads a value that is not an object as left out");
+            }
+        }
+    }
+
     /// The parameters of a list convention are shared optional query parameters; `at`
     /// locates the convention.
     /// Bodies that are not JSON: each media type suits the body's type (a form's object, a

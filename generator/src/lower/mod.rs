@@ -172,6 +172,7 @@ impl<'a> Lowerer<'a> {
         self.check_param_types(&operations);
         self.check_header_types(&operations);
         self.check_media(&operations);
+        self.check_untyped_bodies(&operations);
         let convention_at = match self.spec.pagination.first() {
             Some(first) => self.at(&first.origin.key("params")),
             None => Location::file(String::new()),

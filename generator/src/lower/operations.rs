@@ -498,7 +498,15 @@ impl Lowerer<'_> {
         // Only a body of any JSON, a list or a map takes one (checked by `reject_misplaced`).
         let sample = raw.sample.clone().filter(|_| raw.ty.as_deref().is_some_and(super::types::body_takes_sample));
         self.check_own_sample(sample.as_ref(), &ty, origin);
-        Some(Body { brackets, optional: raw.optional, media_types, description: raw.description.clone(), sample, ty })
+        Some(Body {
+            brackets,
+            optional: raw.optional,
+            untyped: raw.untyped,
+            media_types,
+            description: raw.description.clone(),
+            sample,
+            ty,
+        })
     }
 
     /// Checks, once every type is known, the `sample` a body or response of `ty` gives itself.

@@ -372,7 +372,7 @@ impl Lowerer<'_> {
 
     /// Reports keys that make no sense for what the raw field is being read as.
     pub(super) fn reject_misplaced(&mut self, raw: &RawField, role: Role, origin: &Origin) {
-        let checks: [(&str, bool, &str); 14] = [
+        let checks: [(&str, bool, &str); 15] = [
             ("read_only", raw.read_only && role != Role::Field, "only object fields are read-only"),
             ("write_only", raw.write_only && role != Role::Field, "only object fields are write-only"),
             ("name", raw.name.is_some() && role != Role::Param, "`name` names inline parameters"),
@@ -391,6 +391,11 @@ impl Lowerer<'_> {
                 "`allow_empty` lets a query parameter be sent empty",
             ),
             ("nullable", raw.nullable && role != Role::Field, "only object fields may be null"),
+            (
+                "untyped",
+                raw.untyped && role != Role::Body,
+                "`untyped` says a JSON request body reads a value that is not an object as left out",
+            ),
             ("const", raw.constant.is_some() && role != Role::Field, "only object fields hold constants"),
             ("sensitive", raw.sensitive && role == Role::Body, "mark the sensitive field of the body type instead"),
             ("rust_name", raw.rust_name.is_some() && role == Role::Body, "a request body is the builder's `body`"),

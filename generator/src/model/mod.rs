@@ -913,6 +913,10 @@ pub struct Body {
     pub media_types: Vec<String>,
     /// May be omitted.
     pub optional: bool,
+    /// A JSON body whose document schema gives an object's properties without `type: object`
+    /// (spec key `untyped`): a JSON value that is not an object fits it and reads as the body
+    /// left out, so the handler receives an `Option` even when the body is required.
+    pub untyped: bool,
     /// What it is.
     pub description: Option<String>,
     /// A form whose every list travels in brackets with indexes (`expand[0]=a`: `style:
@@ -925,6 +929,12 @@ pub struct Body {
 }
 
 impl Body {
+    /// Whether the handler receives the body as an `Option`: it may be omitted, or a value
+    /// that is not an object reads as left out (`untyped`).
+    pub fn may_be_absent(&self) -> bool {
+        self.optional || self.untyped
+    }
+
     /// Whether the body, as a form of `encoding`, travels in brackets (`apigen_runtime::form`);
     /// otherwise it is written and read field by field. A urlencoded form does when it nests
     /// or its style says so. A multipart one only when its style says so (`deepObject`, and

@@ -594,6 +594,22 @@ impl Input {
         }
     }
 
+    /// The JSON body where the document's schema gives an object's properties without `type:
+    /// object` (spec key `untyped`). By JSON Schema such a schema constrains objects only: a
+    /// value that is not an object (`null`, `true`, `3`, `"x"`, `[]`) fits it and carries
+    /// none of its properties, so it reads as the body left out: `None`, no violation. The
+    /// rest is read as [`Input::body`] reads it: nothing sent is refused when `required`,
+    /// text that is not JSON (or repeats a key) is refused, and an object is decoded and
+    /// validated whole, each violation named.
+    pub fn untyped_body<T: FromJson + Validate>(&mut self, required: bool) -> Option<T> {
+        let first = self.body.iter().find(|b| !b.is_ascii_whitespace());
+        let not_an_object = first.is_some_and(|b| *b != b'{');
+        if not_an_object && crate::json::check_strict(&self.body).is_ok() {
+            return None;
+        }
+        self.body(required)
+    }
+
     /// True when the request carries no body (none, or only whitespace) and names no media
     /// type for one: an optional form body read field by field is then absent, not a form
     /// missing its required fields. An empty body sent as a form is a form without fields,

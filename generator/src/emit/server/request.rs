@@ -35,8 +35,14 @@ impl ServerEmitter<'_> {
                 TypeRef::Bytes => quote!(::apigen_runtime::server::BodyStream),
                 other => self.paths.ty(self.api, other),
             };
-            let ty = if body.optional && !streams { quote!(::core::option::Option<#ty>) } else { ty };
+            let ty = if body.may_be_absent() && !streams { quote!(::core::option::Option<#ty>) } else { ty };
             let mut text = body.description.clone().unwrap_or_else(|| "The request body.".into());
+            if body.untyped {
+                text.push_str(
+                    "\n\nA JSON value that is not an object (`null`, `3`, `[]`) fits the document's schema, \
+                     which gives no `type`: it reads as `None`.",
+                );
+            }
             if body.media_types.len() > 1 || body.encodings() != [Encoding::Json] {
                 text.push_str(&format!("\n\nSent as {}.", body.media_types.join(" or ")));
             }
@@ -135,7 +141,7 @@ impl ServerEmitter<'_> {
         }
         if let Some(body) = &op.body {
             reads.push(self.read_body(body));
-            if !body.optional && body.ty != TypeRef::Bytes {
+            if !body.may_be_absent() && body.ty != TypeRef::Bytes {
                 let message =
                     if body.encodings() == [Encoding::Json] { "a JSON body is required" } else { "a body is required" };
                 inits.push(quote! {
@@ -175,7 +181,12 @@ impl ServerEmitter<'_> {
         if encodings == [Encoding::Text] {
             return quote! { let body = __input.text_body(#required); };
         }
-        let json = quote! { __input.body::<#ty>(#required) };
+        // An untyped body's schema fits any value that is not an object: it reads as left out.
+        let json = if body.untyped {
+            quote! { __input.untyped_body::<#ty>(#required) }
+        } else {
+            quote! { __input.body::<#ty>(#required) }
+        };
         let form = encodings.iter().any(|e| matches!(e, Encoding::Form | Encoding::Multipart));
         if !form {
             return quote! { let body = #json; };
@@ -477,7 +488,7 @@ impl ServerEmitter<'_> {
         });
         // A streamed body is the handler's to read: it is not written here.
         let body = op.body.as_ref().filter(|b| b.ty != TypeRef::Bytes).map(|b| {
-            if b.optional {
+            if b.may_be_absent() {
                 quote! { __fields.optional("body", &self.body); }
             } else {
                 quote! { __fields.put("body", &self.body); }
