@@ -555,7 +555,8 @@ impl Input {
 
     /// The JSON body, decoded strictly and validated. `None` when absent (allowed only when
     /// `required` is false) or invalid (the problems are recorded). An optional object body
-    /// given as JSON `null` is refused: `null` is not an instance of its schema.
+    /// given as JSON `null` is refused: `null` is not an instance of its schema (where the
+    /// document's schema gives no `type`, it is, and [`Input::untyped_body`] reads it).
     pub fn body<T: FromJson + Validate>(&mut self, required: bool) -> Option<T> {
         if self.body_is_empty() {
             if required {
