@@ -1107,6 +1107,34 @@ mod tests {
         Input::for_test(&[], "", body, true).with_headers(headers)
     }
 
+    fn json(body: &str) -> Input {
+        let mut headers = HeaderMap::new();
+        headers.insert(axum::http::header::CONTENT_TYPE, "application/json".parse().unwrap());
+        Input::for_test(&[], "", body, true).with_headers(headers)
+    }
+
+    #[test]
+    fn an_untyped_body_reads_a_value_that_is_not_an_object_as_left_out_and_an_object_whole() {
+        use std::collections::BTreeMap;
+        type Object = BTreeMap<String, i64>;
+        for value in ["null", " 3 ", "[]", "\"x\"", "true", "[{\"a\": \"b\"}]"] {
+            let mut input = json(value);
+            assert_eq!(input.untyped_body::<Object>(true), None, "{value}");
+            assert!(input.finish().is_ok(), "{value}: no violation");
+        }
+        let mut input = json(r#"{"a": 1}"#);
+        assert_eq!(input.untyped_body::<Object>(true), Some(BTreeMap::from([("a".to_owned(), 1)])));
+        // Not JSON, a key given twice, an object of the wrong values, nothing sent: refused.
+        for body in ["nul", r#"[{"a": 1, "a": 2}]"#, r#"{"a": "x"}"#] {
+            let mut input = json(body);
+            assert_eq!(input.untyped_body::<Object>(false), None, "{body}");
+            assert!(input.finish().is_err(), "{body}");
+        }
+        let mut input = Input::for_test(&[], "", "", false);
+        assert_eq!(input.untyped_body::<Object>(true), None);
+        assert!(input.finish().is_err(), "a required body sent as nothing");
+    }
+
     #[test]
     fn cookie_values_are_percent_decoded_lossily() {
         let mut headers = HeaderMap::new();
