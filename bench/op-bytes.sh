@@ -8,9 +8,11 @@
 # A trivial operation: two documents of 10 and 20 operations `GET /rN` answering one shared
 # object, public, no parameters; the difference of their generated client and server, over 10,
 # is what one more such operation costs. Then, for each document of DOCS (default: GitHub),
-# the client's and the server's bytes over its operation count. Counted: the Rust of the
-# client's and server's modules, doc comments left out (they are the spec's text), the
-# samples and the mock apart (one sample body per operation: data, not code).
+# the client's and the server's bytes per operation, the average and the 90th percentile
+# (bench/op-bytes.py: each item belongs to the operation it names, the rest is spread evenly),
+# without doc comments (they are the spec's text) and with them. Counted: the Rust of the
+# client's and server's modules and their parts, the samples and the mock apart (one sample
+# body per operation: data, not code).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 # shellcheck source=bench/directory.sh
@@ -29,9 +31,9 @@ code() {
   shift
   local files=()
   for side in "$@"; do
-    for f in "$dir/generated/$side/src/"*.rs; do
-      case "$f" in */samples.rs | */mock.rs) ;; *) files+=("$f") ;; esac
-    done
+    while IFS= read -r f; do
+      case "$f" in */src/samples.rs | */src/mock.rs | */src/samples/* | */src/mock/*) ;; *) files+=("$f") ;; esac
+    done < <(find "$dir/generated/$side/src" -name '*.rs' | sort)
   done
   grep -hv '^\s*//[/!]' "${files[@]}" | wc -c
 }
@@ -69,6 +71,11 @@ for name in ${DOCS:-github}; do
   esac
   project "$doc" "$work/$name"
   ops=$(cd "$work/$name" && "$apigen" list | wc -l)
-  printf '%s (%d operations): client %d bytes per operation, server %d\n' "$name" "$ops" \
-    $(($(code "$work/$name" client) / ops)) $(($(code "$work/$name" server) / ops))
+  printf '%s (%d operations), bytes per operation, average / 90th percentile:\n' "$name" "$ops"
+  for side in client server; do
+    read -r bare bare90 found < <(python3 "$repo/bench/op-bytes.py" "$work/$name/generated" "$side")
+    read -r docs docs90 _ < <(python3 "$repo/bench/op-bytes.py" "$work/$name/generated" "$side" --docs)
+    printf '  %s: %s / %s without docs, %s / %s with docs (%s operations found)\n' "$side" "$bare" "$bare90" \
+      "$docs" "$docs90" "$found"
+  done
 done
