@@ -57,7 +57,7 @@ pub mod client {
 pub mod server {
     pub use crate::server::{
         Authenticated, GroupLeftOut, Input, OnlyStatus, OperationInfo, Public, Routes, Selector, Status, axum,
-        bodiless, download, empty, json, text,
+        bodiless, download, empty, from_text, json, text,
     };
 
     /// How many operations `groups`' tables hold together: the length of a generated server's

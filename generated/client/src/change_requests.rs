@@ -29,7 +29,7 @@ impl<'a> ChangeRequestsClient<'a> {
         crate::Request::new(
             self.core,
             ListSpaceChangeRequestsRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 status: ::core::option::Option::None,
                 creator: ::core::option::Option::None,
                 contributor: ::core::option::Option::None,
@@ -58,7 +58,7 @@ impl<'a> ChangeRequestsClient<'a> {
         crate::Request::new(
             self.core,
             CreateSpaceChangeRequestRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 body: ::docs_api_types::CreateChangeRequestBody {
                     subject: ::core::option::Option::None,
                     agent_task_id: ::core::option::Option::None,
@@ -94,8 +94,8 @@ impl<'a> ChangeRequestsClient<'a> {
         crate::Request::new(
             self.core,
             GetChangeRequestRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
             },
         )
     }
@@ -134,8 +134,8 @@ impl<'a> ChangeRequestsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateChangeRequestRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
                 body: ::docs_api_types::UpdateChangeRequestBody {
                     subject: ::core::option::Option::None,
                     description: ::core::option::Option::None,
@@ -178,8 +178,8 @@ impl<'a> ChangeRequestsClient<'a> {
         crate::Request::new(
             self.core,
             MergeChangeRequestRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
             },
         )
     }
@@ -209,8 +209,8 @@ impl<'a> ChangeRequestsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateChangeRequestFromMainRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
             },
         )
     }
@@ -237,8 +237,8 @@ impl<'a> ChangeRequestsClient<'a> {
         crate::Request::new(
             self.core,
             GetChangeRequestPdfRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
                 only: ::core::option::Option::None,
                 page: ::core::option::Option::None,
             },
@@ -266,7 +266,7 @@ impl<'a> ChangeRequestsClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationChangeRequestsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 status: ::core::option::Option::None,
                 creator: ::core::option::Option::None,
                 contributor: ::core::option::Option::None,
@@ -344,70 +344,50 @@ impl ListSpaceChangeRequestsBuilder<'_> {
     ///
     /// The service assumes `"open"` when it is not set.
     pub fn status(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::ChangeRequestStatus>,
     ) -> Self {
-        self.params.status = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.status = ::core::option::Option::Some(value.into()))
     }
     /// Only change requests created by the user with this id.
     pub fn creator(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.creator = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.creator = ::core::option::Option::Some(value.into()))
     }
     /// Only change requests the user with this id contributed to.
     pub fn contributor(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.contributor = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.contributor = ::core::option::Option::Some(value.into()))
     }
     /// Only change requests whose review is requested from the user with this id.
     pub fn requested_reviewer(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.requested_reviewer = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.requested_reviewer = ::core::option::Option::Some(value.into()))
     }
     /// Only change requests associated with the issues cluster with this id.
     pub fn conversations_issues_cluster(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.conversations_issues_cluster = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.conversations_issues_cluster = ::core::option::Option::Some(value.into());
+        })
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -459,29 +439,22 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceChangeRequestRe
 }
 impl CreateSpaceChangeRequestBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateChangeRequestBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateChangeRequestBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Subject of the change request.
     pub fn subject(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.subject = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.subject = ::core::option::Option::Some(value.into()))
     }
     /// Id of an agent task for the change request to implement.
     pub fn agent_task_id(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.agent_task_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.agent_task_id = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `getChangeRequest` request, set through [`GetChangeRequestBuilder`].
@@ -571,39 +544,29 @@ impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateChangeRequestRequ
 }
 impl UpdateChangeRequestBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateChangeRequestBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateChangeRequestBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New subject.
     pub fn subject(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.subject = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.subject = ::core::option::Option::Some(value.into()))
     }
     /// New description (a rich text document).
     pub fn description(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::Document>,
     ) -> Self {
-        self.params.body.description = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.description = ::core::option::Option::Some(value.into()))
     }
     /// New status.
     pub fn status(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::ChangeRequestStatus>,
     ) -> Self {
-        self.params.body.status = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.status = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `mergeChangeRequest` request, set through [`MergeChangeRequestBuilder`].
@@ -716,19 +679,12 @@ impl GetChangeRequestPdfBuilder<'_> {
     /// True generates the PDF of the page `page` only; false (the default) of the whole content.
     ///
     /// The service assumes `false` when it is not set.
-    pub fn only(mut self, value: bool) -> Self {
-        self.params.only = ::core::option::Option::Some(value);
-        self
+    pub fn only(self, value: bool) -> Self {
+        self.with(|p| p.only = ::core::option::Option::Some(value))
     }
     /// Id of the page to generate the PDF for, with `only` (a page id, not a paging cursor; this operation is not paginated).
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `listOrganizationChangeRequests` request, set through [`ListOrganizationChangeRequestsBuilder`].
@@ -798,70 +754,50 @@ impl ListOrganizationChangeRequestsBuilder<'_> {
     ///
     /// The service assumes `"open"` when it is not set.
     pub fn status(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::ChangeRequestStatus>,
     ) -> Self {
-        self.params.status = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.status = ::core::option::Option::Some(value.into()))
     }
     /// Only change requests created by the user with this id.
     pub fn creator(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.creator = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.creator = ::core::option::Option::Some(value.into()))
     }
     /// Only change requests the user with this id contributed to.
     pub fn contributor(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.contributor = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.contributor = ::core::option::Option::Some(value.into()))
     }
     /// Only change requests whose review is requested from the user with this id.
     pub fn requested_reviewer(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.requested_reviewer = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.requested_reviewer = ::core::option::Option::Some(value.into()))
     }
     /// Only change requests associated with the issues cluster with this id.
     pub fn conversations_issues_cluster(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.conversations_issues_cluster = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.conversations_issues_cluster = ::core::option::Option::Some(value.into());
+        })
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(

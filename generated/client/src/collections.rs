@@ -19,7 +19,7 @@ impl<'a> CollectionsClient<'a> {
         crate::Request::new(
             self.core,
             GetCollectionRequest {
-                collection_id: ::core::convert::Into::into(collection_id),
+                collection_id: collection_id.into(),
             },
         )
     }
@@ -37,7 +37,7 @@ impl<'a> CollectionsClient<'a> {
         crate::Request::new(
             self.core,
             DeleteCollectionRequest {
-                collection_id: ::core::convert::Into::into(collection_id),
+                collection_id: collection_id.into(),
             },
         )
     }
@@ -55,7 +55,7 @@ impl<'a> CollectionsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateCollectionRequest {
-                collection_id: ::core::convert::Into::into(collection_id),
+                collection_id: collection_id.into(),
                 body: ::docs_api_types::UpdateCollectionBody {
                     title: ::core::option::Option::None,
                     description: ::core::option::Option::None,
@@ -76,7 +76,7 @@ impl<'a> CollectionsClient<'a> {
         crate::Request::new(
             self.core,
             ListCollectionSpacesRequest {
-                collection_id: ::core::convert::Into::into(collection_id),
+                collection_id: collection_id.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -94,7 +94,7 @@ impl<'a> CollectionsClient<'a> {
         crate::Request::new(
             self.core,
             MoveCollectionRequest {
-                collection_id: ::core::convert::Into::into(collection_id),
+                collection_id: collection_id.into(),
                 body: ::docs_api_types::MoveCollectionBody {
                     parent: ::apigen_runtime::Patch::Absent,
                     position: ::core::option::Option::None,
@@ -115,9 +115,9 @@ impl<'a> CollectionsClient<'a> {
         crate::Request::new(
             self.core,
             TransferCollectionRequest {
-                collection_id: ::core::convert::Into::into(collection_id),
+                collection_id: collection_id.into(),
                 body: ::docs_api_types::TransferCollectionBody {
-                    organization: ::core::convert::Into::into(organization),
+                    organization: organization.into(),
                 },
             },
         )
@@ -134,7 +134,7 @@ impl<'a> CollectionsClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationCollectionsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 nested: ::core::option::Option::None,
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
@@ -153,7 +153,7 @@ impl<'a> CollectionsClient<'a> {
         crate::Request::new(
             self.core,
             CreateOrganizationCollectionRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 body: ::core::option::Option::None,
             },
         )
@@ -248,44 +248,35 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateCollectionRequest {
 }
 impl UpdateCollectionBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateCollectionBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateCollectionBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New title.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.title = ::core::option::Option::Some(value.into()))
     }
     /// New description.
     pub fn description(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.description = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.description = ::core::option::Option::Some(value.into()))
     }
     /// New default role for the content; null for guests.
     pub fn default_level(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::Role>,
     ) -> Self {
-        self.params.body.default_level = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.body.default_level = ::apigen_runtime::Patch::Value(value.into());
+        })
     }
     ///Sends `defaultLevel` as `null` (removes the value).
-    pub fn clear_default_level(mut self) -> Self {
-        self.params.body.default_level = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_default_level(self) -> Self {
+        self.with(|p| p.body.default_level = ::apigen_runtime::Patch::Null)
     }
 }
 /// The parameters of a `listCollectionSpaces` request, set through [`ListCollectionSpacesBuilder`].
@@ -329,21 +320,14 @@ impl ::apigen_runtime::codegen::client::Operation for ListCollectionSpacesReques
 }
 impl ListCollectionSpacesBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Space> {
@@ -390,34 +374,26 @@ impl ::apigen_runtime::codegen::client::Operation for MoveCollectionRequest {
 }
 impl MoveCollectionBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::MoveCollectionBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::MoveCollectionBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Id of the new parent collection; null moves it to the top level; absent keeps the parent.
     pub fn parent(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.parent = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.parent = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `parent` as `null` (removes the value).
-    pub fn clear_parent(mut self) -> Self {
-        self.params.body.parent = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_parent(self) -> Self {
+        self.with(|p| p.body.parent = ::apigen_runtime::Patch::Null)
     }
     /// Where it lands among its new siblings.
     pub fn position(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SpacePosition>,
     ) -> Self {
-        self.params.body.position = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.position = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `transferCollection` request, set through [`TransferCollectionBuilder`].
@@ -453,9 +429,8 @@ impl ::apigen_runtime::codegen::client::Operation for TransferCollectionRequest 
 }
 impl TransferCollectionBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::TransferCollectionBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::TransferCollectionBody) -> Self {
+        self.with(|p| p.body = body)
     }
 }
 /// The parameters of a `listOrganizationCollections` request, set through [`ListOrganizationCollectionsBuilder`].
@@ -504,26 +479,18 @@ impl ListOrganizationCollectionsBuilder<'_> {
     /// True lists nested collections too; false lists only top-level collections.
     ///
     /// The service assumes `true` when it is not set.
-    pub fn nested(mut self, value: bool) -> Self {
-        self.params.nested = ::core::option::Option::Some(value);
-        self
+    pub fn nested(self, value: bool) -> Self {
+        self.with(|p| p.nested = ::core::option::Option::Some(value))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -581,28 +548,29 @@ for CreateOrganizationCollectionRequest {
 }
 impl CreateOrganizationCollectionBuilder<'_> {
     /// Sends this body (none is sent otherwise).
-    pub fn body(mut self, body: ::docs_api_types::CreateCollectionBody) -> Self {
-        self.params.body = ::core::option::Option::Some(body);
-        self
+    pub fn body(self, body: ::docs_api_types::CreateCollectionBody) -> Self {
+        self.with(|p| p.body = ::core::option::Option::Some(body))
     }
     /// Title of the collection.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.get_or_insert_with(::core::default::Default::default).title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.body.get_or_insert_with(::core::default::Default::default).title = ::core::option::Option::Some(
+                value.into(),
+            );
+        })
     }
     /// Id of the parent collection; absent creates it at the top level.
     pub fn parent(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.get_or_insert_with(::core::default::Default::default).parent = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.body.get_or_insert_with(::core::default::Default::default).parent = ::core::option::Option::Some(
+                value.into(),
+            );
+        })
     }
 }

@@ -25,7 +25,7 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             ListSpaceCommentsRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 order: ::core::option::Option::None,
                 format: ::core::option::Option::None,
                 status: ::core::option::Option::None,
@@ -57,9 +57,9 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             CreateSpaceCommentRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 body: ::docs_api_types::CreateCommentBody {
-                    body: ::core::convert::Into::into(body),
+                    body: body.into(),
                     node: ::core::option::Option::None,
                     page: ::core::option::Option::None,
                     table_cell: ::core::option::Option::None,
@@ -86,8 +86,8 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             GetSpaceCommentRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                comment_id: ::core::convert::Into::into(comment_id),
+                space_id: space_id.into(),
+                comment_id: comment_id.into(),
                 format: ::core::option::Option::None,
             },
         )
@@ -115,8 +115,8 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateSpaceCommentRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                comment_id: ::core::convert::Into::into(comment_id),
+                space_id: space_id.into(),
+                comment_id: comment_id.into(),
                 body: ::docs_api_types::UpdateCommentBody {
                     resolved: ::core::option::Option::None,
                     body: ::core::option::Option::None,
@@ -147,8 +147,8 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             DeleteSpaceCommentRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                comment_id: ::core::convert::Into::into(comment_id),
+                space_id: space_id.into(),
+                comment_id: comment_id.into(),
             },
         )
     }
@@ -174,10 +174,10 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             CreateSpaceCommentReplyRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                comment_id: ::core::convert::Into::into(comment_id),
+                space_id: space_id.into(),
+                comment_id: comment_id.into(),
                 body: ::docs_api_types::CreateCommentReplyBody {
-                    body: ::core::convert::Into::into(body),
+                    body: body.into(),
                 },
             },
         )
@@ -202,9 +202,9 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             GetSpaceCommentReplyRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                comment_id: ::core::convert::Into::into(comment_id),
-                comment_reply_id: ::core::convert::Into::into(comment_reply_id),
+                space_id: space_id.into(),
+                comment_id: comment_id.into(),
+                comment_reply_id: comment_reply_id.into(),
                 format: ::core::option::Option::None,
             },
         )
@@ -243,9 +243,9 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateSpaceCommentReplyRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                comment_id: ::core::convert::Into::into(comment_id),
-                comment_reply_id: ::core::convert::Into::into(comment_reply_id),
+                space_id: space_id.into(),
+                comment_id: comment_id.into(),
+                comment_reply_id: comment_reply_id.into(),
                 body: ::docs_api_types::UpdateCommentReplyBody {
                     body: ::core::option::Option::None,
                     added_reactions: ::core::option::Option::None,
@@ -276,9 +276,9 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             DeleteSpaceCommentReplyRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                comment_id: ::core::convert::Into::into(comment_id),
-                comment_reply_id: ::core::convert::Into::into(comment_reply_id),
+                space_id: space_id.into(),
+                comment_id: comment_id.into(),
+                comment_reply_id: comment_reply_id.into(),
             },
         )
     }
@@ -300,7 +300,7 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             ListSpaceCommentersRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -325,8 +325,8 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             ListChangeRequestCommentsRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
                 order: ::core::option::Option::None,
                 format: ::core::option::Option::None,
                 status: ::core::option::Option::None,
@@ -353,10 +353,10 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             CreateChangeRequestCommentRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
                 body: ::docs_api_types::CreateCommentBody {
-                    body: ::core::convert::Into::into(body),
+                    body: body.into(),
                     node: ::core::option::Option::None,
                     page: ::core::option::Option::None,
                     table_cell: ::core::option::Option::None,
@@ -384,9 +384,9 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             GetChangeRequestCommentRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
-                comment_id: ::core::convert::Into::into(comment_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
+                comment_id: comment_id.into(),
                 format: ::core::option::Option::None,
             },
         )
@@ -409,9 +409,9 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateChangeRequestCommentRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
-                comment_id: ::core::convert::Into::into(comment_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
+                comment_id: comment_id.into(),
                 body: ::docs_api_types::UpdateCommentBody {
                     resolved: ::core::option::Option::None,
                     body: ::core::option::Option::None,
@@ -437,9 +437,9 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             DeleteChangeRequestCommentRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
-                comment_id: ::core::convert::Into::into(comment_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
+                comment_id: comment_id.into(),
             },
         )
     }
@@ -460,12 +460,12 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             CreateChangeRequestCommentReplyRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
-                comment_id: ::core::convert::Into::into(comment_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
+                comment_id: comment_id.into(),
                 format: ::core::option::Option::None,
                 body: ::docs_api_types::CreateCommentReplyBody {
-                    body: ::core::convert::Into::into(body),
+                    body: body.into(),
                 },
             },
         )
@@ -484,9 +484,9 @@ impl<'a> CommentsClient<'a> {
         crate::Request::new(
             self.core,
             ListChangeRequestCommentRepliesRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
-                comment_id: ::core::convert::Into::into(comment_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
+                comment_id: comment_id.into(),
                 format: ::core::option::Option::None,
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
@@ -551,77 +551,56 @@ impl ListSpaceCommentsBuilder<'_> {
     ///
     /// The service assumes `"desc"` when it is not set.
     pub fn order(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::CommentOrder>,
     ) -> Self {
-        self.params.order = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.order = ::core::option::Option::Some(value.into()))
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
     /// With `document`, a page carries its content in `document` and a comment or reply body is
     /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.format = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.format = ::core::option::Option::Some(value.into()))
     }
     /// Only comments with this status; `all` (the default) lists every comment.
     ///
     /// The service assumes `"all"` when it is not set.
     pub fn status(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::CommentStatusFilter>,
     ) -> Self {
-        self.params.status = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.status = ::core::option::Option::Some(value.into()))
     }
     /// Only comments on the page with this id.
     pub fn target_page(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.target_page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.target_page = ::core::option::Option::Some(value.into()))
     }
     /// Only comments posted by these users (ids), as repeated keys.
     pub fn authors(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.authors = value
-            .into_iter()
-            .map(::core::convert::Into::into)
-            .collect();
-        self
+        self.with(|p| {
+            p.authors = value.into_iter().map(::core::convert::Into::into).collect();
+        })
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Comment> {
@@ -668,39 +647,23 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentRequest 
 }
 impl CreateSpaceCommentBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateCommentBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateCommentBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Id of the document node commented on.
-    pub fn node(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.node = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn node(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.node = ::core::option::Option::Some(value.into()))
     }
     /// Id of the page commented on.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.page = ::core::option::Option::Some(value.into()))
     }
     /// The table cell commented on.
     pub fn table_cell(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::CommentTableCell>,
     ) -> Self {
-        self.params.body.table_cell = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.table_cell = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `getSpaceComment` request, set through [`GetSpaceCommentBuilder`].
@@ -742,13 +705,10 @@ impl GetSpaceCommentBuilder<'_> {
     /// With `document`, a page carries its content in `document` and a comment or reply body is
     /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.format = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.format = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `updateSpaceComment` request, set through [`UpdateSpaceCommentBuilder`].
@@ -786,48 +746,45 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceCommentRequest 
 }
 impl UpdateSpaceCommentBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateCommentBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateCommentBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// True resolves the comment; false reopens it.
-    pub fn resolved(mut self, value: bool) -> Self {
-        self.params.body.resolved = ::core::option::Option::Some(value);
-        self
+    pub fn resolved(self, value: bool) -> Self {
+        self.with(|p| p.body.resolved = ::core::option::Option::Some(value))
     }
     /// New content of the comment.
     pub fn body_body(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::CommentBody>,
     ) -> Self {
-        self.params.body.body = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.body = ::core::option::Option::Some(value.into()))
     }
     /// Emojis to add as reactions of the caller.
     pub fn added_reactions(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.added_reactions = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.added_reactions = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// Emojis to remove from the reactions of the caller.
     pub fn removed_reactions(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.removed_reactions = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.removed_reactions = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
 }
 /// The parameters of a `deleteSpaceComment` request, set through [`DeleteSpaceCommentBuilder`].
@@ -898,9 +855,8 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSpaceCommentReplyReq
 }
 impl CreateSpaceCommentReplyBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateCommentReplyBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateCommentReplyBody) -> Self {
+        self.with(|p| p.body = body)
     }
 }
 /// The parameters of a `getSpaceCommentReply` request, set through [`GetSpaceCommentReplyBuilder`].
@@ -947,13 +903,10 @@ impl GetSpaceCommentReplyBuilder<'_> {
     /// With `document`, a page carries its content in `document` and a comment or reply body is
     /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.format = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.format = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `updateSpaceCommentReply` request, set through [`UpdateSpaceCommentReplyBuilder`].
@@ -1018,43 +971,41 @@ impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateSpaceCommentReply
 }
 impl UpdateSpaceCommentReplyBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateCommentReplyBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateCommentReplyBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New content of the reply.
     pub fn body_body(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::CommentBody>,
     ) -> Self {
-        self.params.body.body = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.body = ::core::option::Option::Some(value.into()))
     }
     /// Emojis to add as reactions of the caller.
     pub fn added_reactions(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.added_reactions = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.added_reactions = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// Emojis to remove from the reactions of the caller.
     pub fn removed_reactions(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.removed_reactions = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.removed_reactions = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
 }
 /// The parameters of a `deleteSpaceCommentReply` request, set through [`DeleteSpaceCommentReplyBuilder`].
@@ -1130,21 +1081,14 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceCommentersRequest
 }
 impl ListSpaceCommentersBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Member> {
@@ -1220,77 +1164,56 @@ impl ListChangeRequestCommentsBuilder<'_> {
     ///
     /// The service assumes `"desc"` when it is not set.
     pub fn order(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::CommentOrder>,
     ) -> Self {
-        self.params.order = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.order = ::core::option::Option::Some(value.into()))
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
     /// With `document`, a page carries its content in `document` and a comment or reply body is
     /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.format = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.format = ::core::option::Option::Some(value.into()))
     }
     /// Only comments with this status; `all` (the default) lists every comment.
     ///
     /// The service assumes `"all"` when it is not set.
     pub fn status(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::CommentStatusFilter>,
     ) -> Self {
-        self.params.status = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.status = ::core::option::Option::Some(value.into()))
     }
     /// Only comments on the page with this id.
     pub fn target_page(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.target_page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.target_page = ::core::option::Option::Some(value.into()))
     }
     /// Only comments posted by these users (ids), as repeated keys.
     pub fn authors(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.authors = value
-            .into_iter()
-            .map(::core::convert::Into::into)
-            .collect();
-        self
+        self.with(|p| {
+            p.authors = value.into_iter().map(::core::convert::Into::into).collect();
+        })
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Comment> {
@@ -1342,39 +1265,23 @@ impl ::apigen_runtime::codegen::client::Operation for CreateChangeRequestComment
 }
 impl CreateChangeRequestCommentBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateCommentBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateCommentBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Id of the document node commented on.
-    pub fn node(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.node = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn node(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.node = ::core::option::Option::Some(value.into()))
     }
     /// Id of the page commented on.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.page = ::core::option::Option::Some(value.into()))
     }
     /// The table cell commented on.
     pub fn table_cell(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::CommentTableCell>,
     ) -> Self {
-        self.params.body.table_cell = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.table_cell = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `getChangeRequestComment` request, set through [`GetChangeRequestCommentBuilder`].
@@ -1421,13 +1328,10 @@ impl GetChangeRequestCommentBuilder<'_> {
     /// With `document`, a page carries its content in `document` and a comment or reply body is
     /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.format = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.format = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `updateChangeRequestComment` request, set through [`UpdateChangeRequestCommentBuilder`].
@@ -1470,48 +1374,45 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateChangeRequestComment
 }
 impl UpdateChangeRequestCommentBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateCommentBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateCommentBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// True resolves the comment; false reopens it.
-    pub fn resolved(mut self, value: bool) -> Self {
-        self.params.body.resolved = ::core::option::Option::Some(value);
-        self
+    pub fn resolved(self, value: bool) -> Self {
+        self.with(|p| p.body.resolved = ::core::option::Option::Some(value))
     }
     /// New content of the comment.
     pub fn body_body(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::CommentBody>,
     ) -> Self {
-        self.params.body.body = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.body = ::core::option::Option::Some(value.into()))
     }
     /// Emojis to add as reactions of the caller.
     pub fn added_reactions(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.added_reactions = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.added_reactions = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// Emojis to remove from the reactions of the caller.
     pub fn removed_reactions(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.removed_reactions = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.removed_reactions = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
 }
 /// The parameters of a `deleteChangeRequestComment` request, set through [`DeleteChangeRequestCommentBuilder`].
@@ -1597,18 +1498,14 @@ impl CreateChangeRequestCommentReplyBuilder<'_> {
     /// With `document`, a page carries its content in `document` and a comment or reply body is
     /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.format = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.format = ::core::option::Option::Some(value.into()))
     }
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateCommentReplyBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateCommentReplyBody) -> Self {
+        self.with(|p| p.body = body)
     }
 }
 /// The parameters of a `listChangeRequestCommentReplies` request, set through [`ListChangeRequestCommentRepliesBuilder`].
@@ -1662,30 +1559,20 @@ impl ListChangeRequestCommentRepliesBuilder<'_> {
     /// With `document`, a page carries its content in `document` and a comment or reply body is
     /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.format = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.format = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(

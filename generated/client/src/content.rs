@@ -20,8 +20,8 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             SearchSpaceContentRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                query: ::core::convert::Into::into(query),
+                space_id: space_id.into(),
+                query: query.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -41,7 +41,7 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             GetSpaceContentRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 metadata: ::core::option::Option::None,
                 computed: ::core::option::Option::None,
             },
@@ -62,9 +62,9 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             ApplySpaceContentTemplateRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 body: ::docs_api_types::ApplySpaceContentTemplateBody {
-                    id: ::core::convert::Into::into(id),
+                    id: id.into(),
                     params: ::core::option::Option::None,
                 },
             },
@@ -84,7 +84,7 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             ListSpacePagesRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 metadata: ::core::option::Option::None,
                 computed: ::core::option::Option::None,
             },
@@ -104,7 +104,7 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             ListSpaceFilesRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 metadata: ::core::option::Option::None,
                 computed: ::core::option::Option::None,
                 page: ::core::option::Option::None,
@@ -127,8 +127,8 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             GetSpaceFileRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                file_id: ::core::convert::Into::into(file_id),
+                space_id: space_id.into(),
+                file_id: file_id.into(),
                 metadata: ::core::option::Option::None,
                 computed: ::core::option::Option::None,
             },
@@ -147,8 +147,8 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             ListSpaceFileBacklinksRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                file_id: ::core::convert::Into::into(file_id),
+                space_id: space_id.into(),
+                file_id: file_id.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -171,8 +171,8 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             GetSpacePageRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                page_id: ::core::convert::Into::into(page_id),
+                space_id: space_id.into(),
+                page_id: page_id.into(),
                 format: ::core::option::Option::None,
                 evaluated: ::core::option::Option::None,
                 metadata: ::core::option::Option::None,
@@ -193,8 +193,8 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             ListSpacePageLinksRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                page_id: ::core::convert::Into::into(page_id),
+                space_id: space_id.into(),
+                page_id: page_id.into(),
                 status: ::core::option::Option::None,
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
@@ -216,8 +216,8 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             GetChangeRequestContentRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
                 metadata: ::core::option::Option::None,
                 computed: ::core::option::Option::None,
             },
@@ -238,8 +238,8 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             ListChangeRequestPagesRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
                 metadata: ::core::option::Option::None,
                 computed: ::core::option::Option::None,
             },
@@ -260,8 +260,8 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             ListChangeRequestFilesRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
                 metadata: ::core::option::Option::None,
                 computed: ::core::option::Option::None,
                 page: ::core::option::Option::None,
@@ -285,9 +285,9 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             GetChangeRequestFileRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
-                file_id: ::core::convert::Into::into(file_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
+                file_id: file_id.into(),
                 metadata: ::core::option::Option::None,
                 computed: ::core::option::Option::None,
             },
@@ -307,9 +307,9 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             ListChangeRequestFileBacklinksRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
-                file_id: ::core::convert::Into::into(file_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
+                file_id: file_id.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -333,9 +333,9 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             GetChangeRequestPageRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
-                page_id: ::core::convert::Into::into(page_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
+                page_id: page_id.into(),
                 format: ::core::option::Option::None,
                 evaluated: ::core::option::Option::None,
                 metadata: ::core::option::Option::None,
@@ -357,9 +357,9 @@ impl<'a> ContentClient<'a> {
         crate::Request::new(
             self.core,
             ListChangeRequestPageLinksRequest {
-                space_id: ::core::convert::Into::into(space_id),
-                change_request_id: ::core::convert::Into::into(change_request_id),
-                page_id: ::core::convert::Into::into(page_id),
+                space_id: space_id.into(),
+                change_request_id: change_request_id.into(),
+                page_id: page_id.into(),
                 status: ::core::option::Option::None,
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
@@ -406,21 +406,14 @@ impl ::apigen_runtime::codegen::client::Operation for SearchSpaceContentRequest 
 }
 impl SearchSpaceContentBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -474,16 +467,14 @@ impl GetSpaceContentBuilder<'_> {
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.params.metadata = ::core::option::Option::Some(value);
-        self
+    pub fn metadata(self, value: bool) -> Self {
+        self.with(|p| p.metadata = ::core::option::Option::Some(value))
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.params.computed = ::core::option::Option::Some(value);
-        self
+    pub fn computed(self, value: bool) -> Self {
+        self.with(|p| p.computed = ::core::option::Option::Some(value))
     }
 }
 /// The parameters of a `applySpaceContentTemplate` request, set through [`ApplySpaceContentTemplateBuilder`].
@@ -522,22 +513,15 @@ impl ::apigen_runtime::codegen::client::Operation for ApplySpaceContentTemplateR
 }
 impl ApplySpaceContentTemplateBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(
-        mut self,
-        body: ::docs_api_types::ApplySpaceContentTemplateBody,
-    ) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::ApplySpaceContentTemplateBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Parameters of the template.
     pub fn params(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SpaceContentTemplateParams>,
     ) -> Self {
-        self.params.body.params = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.params = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `listSpacePages` request, set through [`ListSpacePagesBuilder`].
@@ -578,16 +562,14 @@ impl ListSpacePagesBuilder<'_> {
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.params.metadata = ::core::option::Option::Some(value);
-        self
+    pub fn metadata(self, value: bool) -> Self {
+        self.with(|p| p.metadata = ::core::option::Option::Some(value))
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.params.computed = ::core::option::Option::Some(value);
-        self
+    pub fn computed(self, value: bool) -> Self {
+        self.with(|p| p.computed = ::core::option::Option::Some(value))
     }
 }
 /// The parameters of a `listSpaceFiles` request, set through [`ListSpaceFilesBuilder`].
@@ -634,33 +616,24 @@ impl ListSpaceFilesBuilder<'_> {
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.params.metadata = ::core::option::Option::Some(value);
-        self
+    pub fn metadata(self, value: bool) -> Self {
+        self.with(|p| p.metadata = ::core::option::Option::Some(value))
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.params.computed = ::core::option::Option::Some(value);
-        self
+    pub fn computed(self, value: bool) -> Self {
+        self.with(|p| p.computed = ::core::option::Option::Some(value))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::File> {
@@ -714,16 +687,14 @@ impl GetSpaceFileBuilder<'_> {
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.params.metadata = ::core::option::Option::Some(value);
-        self
+    pub fn metadata(self, value: bool) -> Self {
+        self.with(|p| p.metadata = ::core::option::Option::Some(value))
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.params.computed = ::core::option::Option::Some(value);
-        self
+    pub fn computed(self, value: bool) -> Self {
+        self.with(|p| p.computed = ::core::option::Option::Some(value))
     }
 }
 /// The parameters of a `listSpaceFileBacklinks` request, set through [`ListSpaceFileBacklinksBuilder`].
@@ -769,21 +740,14 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceFileBacklinksRequ
 }
 impl ListSpaceFileBacklinksBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Backlink> {
@@ -846,13 +810,10 @@ impl GetSpacePageBuilder<'_> {
     /// With `document`, a page carries its content in `document` and a comment or reply body is
     /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.format = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.format = ::core::option::Option::Some(value.into()))
     }
     /// Whether the expressions of the page are evaluated: `true` evaluates them, `false` (the
     /// default) does not, `deterministic-only` evaluates only the expressions that depend on
@@ -861,27 +822,22 @@ impl GetSpacePageBuilder<'_> {
     ///
     /// The service assumes `"false"` when it is not set.
     pub fn evaluated(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::PageEvaluation>,
     ) -> Self {
-        self.params.evaluated = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.evaluated = ::core::option::Option::Some(value.into()))
     }
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.params.metadata = ::core::option::Option::Some(value);
-        self
+    pub fn metadata(self, value: bool) -> Self {
+        self.with(|p| p.metadata = ::core::option::Option::Some(value))
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.params.computed = ::core::option::Option::Some(value);
-        self
+    pub fn computed(self, value: bool) -> Self {
+        self.with(|p| p.computed = ::core::option::Option::Some(value))
     }
 }
 /// The parameters of a `listSpacePageLinks` request, set through [`ListSpacePageLinksBuilder`].
@@ -927,30 +883,20 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpacePageLinksRequest 
 impl ListSpacePageLinksBuilder<'_> {
     /// Only links with this status (`ok`, `broken` or `in-app`); absent lists all.
     pub fn status(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::LinkStatus>,
     ) -> Self {
-        self.params.status = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.status = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1009,16 +955,14 @@ impl GetChangeRequestContentBuilder<'_> {
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.params.metadata = ::core::option::Option::Some(value);
-        self
+    pub fn metadata(self, value: bool) -> Self {
+        self.with(|p| p.metadata = ::core::option::Option::Some(value))
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.params.computed = ::core::option::Option::Some(value);
-        self
+    pub fn computed(self, value: bool) -> Self {
+        self.with(|p| p.computed = ::core::option::Option::Some(value))
     }
 }
 /// The parameters of a `listChangeRequestPages` request, set through [`ListChangeRequestPagesBuilder`].
@@ -1064,16 +1008,14 @@ impl ListChangeRequestPagesBuilder<'_> {
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.params.metadata = ::core::option::Option::Some(value);
-        self
+    pub fn metadata(self, value: bool) -> Self {
+        self.with(|p| p.metadata = ::core::option::Option::Some(value))
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.params.computed = ::core::option::Option::Some(value);
-        self
+    pub fn computed(self, value: bool) -> Self {
+        self.with(|p| p.computed = ::core::option::Option::Some(value))
     }
 }
 /// The parameters of a `listChangeRequestFiles` request, set through [`ListChangeRequestFilesBuilder`].
@@ -1125,33 +1067,24 @@ impl ListChangeRequestFilesBuilder<'_> {
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.params.metadata = ::core::option::Option::Some(value);
-        self
+    pub fn metadata(self, value: bool) -> Self {
+        self.with(|p| p.metadata = ::core::option::Option::Some(value))
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.params.computed = ::core::option::Option::Some(value);
-        self
+    pub fn computed(self, value: bool) -> Self {
+        self.with(|p| p.computed = ::core::option::Option::Some(value))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::File> {
@@ -1210,16 +1143,14 @@ impl GetChangeRequestFileBuilder<'_> {
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.params.metadata = ::core::option::Option::Some(value);
-        self
+    pub fn metadata(self, value: bool) -> Self {
+        self.with(|p| p.metadata = ::core::option::Option::Some(value))
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.params.computed = ::core::option::Option::Some(value);
-        self
+    pub fn computed(self, value: bool) -> Self {
+        self.with(|p| p.computed = ::core::option::Option::Some(value))
     }
 }
 /// The parameters of a `listChangeRequestFileBacklinks` request, set through [`ListChangeRequestFileBacklinksBuilder`].
@@ -1268,21 +1199,14 @@ for ListChangeRequestFileBacklinksRequest {
 }
 impl ListChangeRequestFileBacklinksBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Backlink> {
@@ -1350,13 +1274,10 @@ impl GetChangeRequestPageBuilder<'_> {
     /// With `document`, a page carries its content in `document` and a comment or reply body is
     /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.format = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.format = ::core::option::Option::Some(value.into()))
     }
     /// Whether the expressions of the page are evaluated: `true` evaluates them, `false` (the
     /// default) does not, `deterministic-only` evaluates only the expressions that depend on
@@ -1365,27 +1286,22 @@ impl GetChangeRequestPageBuilder<'_> {
     ///
     /// The service assumes `"false"` when it is not set.
     pub fn evaluated(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::PageEvaluation>,
     ) -> Self {
-        self.params.evaluated = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.evaluated = ::core::option::Option::Some(value.into()))
     }
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn metadata(mut self, value: bool) -> Self {
-        self.params.metadata = ::core::option::Option::Some(value);
-        self
+    pub fn metadata(self, value: bool) -> Self {
+        self.with(|p| p.metadata = ::core::option::Option::Some(value))
     }
     /// False returns content without computing it (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
-    pub fn computed(mut self, value: bool) -> Self {
-        self.params.computed = ::core::option::Option::Some(value);
-        self
+    pub fn computed(self, value: bool) -> Self {
+        self.with(|p| p.computed = ::core::option::Option::Some(value))
     }
 }
 /// The parameters of a `listChangeRequestPageLinks` request, set through [`ListChangeRequestPageLinksBuilder`].
@@ -1436,30 +1352,20 @@ impl ::apigen_runtime::codegen::client::Operation for ListChangeRequestPageLinks
 impl ListChangeRequestPageLinksBuilder<'_> {
     /// Only links with this status (`ok`, `broken` or `in-app`); absent lists all.
     pub fn status(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::LinkStatus>,
     ) -> Self {
-        self.params.status = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.status = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(

@@ -21,7 +21,7 @@ impl<'a> ConversationsClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationConversationClustersRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 order: ::core::option::Option::None,
                 order_by: ::core::option::Option::None,
                 status: ::core::option::Option::None,
@@ -42,7 +42,7 @@ impl<'a> ConversationsClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationConversationsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 source: ::core::option::Option::None,
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
@@ -64,7 +64,7 @@ impl<'a> ConversationsClient<'a> {
         crate::Request::new(
             self.core,
             IngestOrganizationConversationsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 body,
             },
         )
@@ -81,7 +81,7 @@ impl<'a> ConversationsClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationConversationIssuesRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 cluster: ::core::option::Option::None,
                 conversation: ::core::option::Option::None,
                 page: ::core::option::Option::None,
@@ -102,8 +102,8 @@ impl<'a> ConversationsClient<'a> {
         crate::Request::new(
             self.core,
             GetConversationIssueRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                issue_id: ::core::convert::Into::into(issue_id),
+                organization_id: organization_id.into(),
+                issue_id: issue_id.into(),
             },
         )
     }
@@ -120,8 +120,8 @@ impl<'a> ConversationsClient<'a> {
         crate::Request::new(
             self.core,
             GetConversationRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                conversation_id: ::core::convert::Into::into(conversation_id),
+                organization_id: organization_id.into(),
+                conversation_id: conversation_id.into(),
             },
         )
     }
@@ -177,52 +177,36 @@ impl ListOrganizationConversationClustersBuilder<'_> {
     ///
     /// The service assumes `"desc"` when it is not set.
     pub fn order(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::ConversationClusterOrder>,
     ) -> Self {
-        self.params.order = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.order = ::core::option::Option::Some(value.into()))
     }
     /// Field the clusters are sorted by.
     ///
     /// The service assumes `"updatedAt"` when it is not set.
     pub fn order_by(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::ConversationClusterOrderBy>,
     ) -> Self {
-        self.params.order_by = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.order_by = ::core::option::Option::Some(value.into()))
     }
     /// Only clusters with this status.
     pub fn status(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.status = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.status = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -283,30 +267,20 @@ for ListOrganizationConversationsRequest {
 impl ListOrganizationConversationsBuilder<'_> {
     /// Only conversations from this source (its identifier).
     pub fn source(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.source = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.source = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -408,40 +382,27 @@ for ListOrganizationConversationIssuesRequest {
 impl ListOrganizationConversationIssuesBuilder<'_> {
     /// Only issues of this cluster (its id).
     pub fn cluster(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.cluster = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.cluster = ::core::option::Option::Some(value.into()))
     }
     /// Only issues found in this conversation (its id).
     pub fn conversation(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.conversation = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.conversation = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(

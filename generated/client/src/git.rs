@@ -25,7 +25,7 @@ impl<'a> GitClient<'a> {
         crate::Request::new(
             self.core,
             ImportSpaceFromGitRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 body,
             },
         )
@@ -47,7 +47,7 @@ impl<'a> GitClient<'a> {
         crate::Request::new(
             self.core,
             ExportSpaceToGitRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 body,
             },
         )
@@ -64,7 +64,7 @@ impl<'a> GitClient<'a> {
         crate::Request::new(
             self.core,
             GetSpaceGitInfoRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
             },
         )
     }
@@ -84,7 +84,7 @@ impl<'a> GitClient<'a> {
         crate::Request::new(
             self.core,
             DeleteSpaceGitLegacyInstallationRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
             },
         )
     }

@@ -66,7 +66,7 @@ impl<'a> IntegrationsClient<'a> {
         crate::Request::new(
             self.core,
             GetIntegrationRequest {
-                integration_name: ::core::convert::Into::into(integration_name),
+                integration_name: integration_name.into(),
             },
         )
     }
@@ -102,7 +102,7 @@ impl<'a> IntegrationsClient<'a> {
         crate::Request::new(
             self.core,
             PublishIntegrationRequest {
-                integration_name: ::core::convert::Into::into(integration_name),
+                integration_name: integration_name.into(),
                 body: ::docs_api_types::PublishIntegrationBody {
                     runtime: ::core::option::Option::None,
                     icon: ::core::option::Option::None,
@@ -146,7 +146,7 @@ impl<'a> IntegrationsClient<'a> {
         crate::Request::new(
             self.core,
             DeleteIntegrationRequest {
-                integration_name: ::core::convert::Into::into(integration_name),
+                integration_name: integration_name.into(),
             },
         )
     }
@@ -177,7 +177,7 @@ impl<'a> IntegrationsClient<'a> {
         crate::Request::new(
             self.core,
             ListIntegrationInstallationsRequest {
-                integration_name: ::core::convert::Into::into(integration_name),
+                integration_name: integration_name.into(),
                 external_id: ::core::option::Option::None,
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
@@ -212,9 +212,9 @@ impl<'a> IntegrationsClient<'a> {
         crate::Request::new(
             self.core,
             InstallIntegrationRequest {
-                integration_name: ::core::convert::Into::into(integration_name),
+                integration_name: integration_name.into(),
                 body: ::docs_api_types::InstallIntegrationBody {
-                    organization: ::core::convert::Into::into(organization),
+                    organization: organization.into(),
                 },
             },
         )
@@ -246,7 +246,7 @@ impl<'a> IntegrationsClient<'a> {
         crate::Request::new(
             self.core,
             ListIntegrationEventsRequest {
-                integration_name: ::core::convert::Into::into(integration_name),
+                integration_name: integration_name.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -281,8 +281,8 @@ impl<'a> IntegrationsClient<'a> {
         crate::Request::new(
             self.core,
             GetIntegrationEventRequest {
-                integration_name: ::core::convert::Into::into(integration_name),
-                event_id: ::core::convert::Into::into(event_id),
+                integration_name: integration_name.into(),
+                event_id: event_id.into(),
             },
         )
     }
@@ -314,7 +314,7 @@ impl<'a> IntegrationsClient<'a> {
         crate::Request::new(
             self.core,
             ListIntegrationSpacesRequest {
-                integration_name: ::core::convert::Into::into(integration_name),
+                integration_name: integration_name.into(),
                 external_id: ::core::option::Option::None,
                 extended: ::core::option::Option::None,
                 page: ::core::option::Option::None,
@@ -350,7 +350,7 @@ impl<'a> IntegrationsClient<'a> {
         crate::Request::new(
             self.core,
             ListIntegrationSitesRequest {
-                integration_name: ::core::convert::Into::into(integration_name),
+                integration_name: integration_name.into(),
                 external_id: ::core::option::Option::None,
                 extended: ::core::option::Option::None,
                 page: ::core::option::Option::None,
@@ -389,9 +389,9 @@ impl<'a> IntegrationsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateIntegrationDevModeRequest {
-                integration_name: ::core::convert::Into::into(integration_name),
+                integration_name: integration_name.into(),
                 body: ::docs_api_types::UpdateIntegrationDevModeBody {
-                    tunnel_url: ::core::convert::Into::into(tunnel_url),
+                    tunnel_url: tunnel_url.into(),
                     all: false,
                 },
             },
@@ -457,90 +457,63 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationsRequest {
 impl ListIntegrationsBuilder<'_> {
     /// Only integrations whose name matches this search string.
     pub fn search(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.search = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.search = ::core::option::Option::Some(value.into()))
     }
     /// Only integrations of this category.
     pub fn category(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationCategory>,
     ) -> Self {
-        self.params.category = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.category = ::core::option::Option::Some(value.into()))
     }
     /// Only integrations with blocks unfurling URLs of this domain; matches `^[a-zA-Z0-9-_.]+$` (Part C §4.1).
     pub fn block_domain(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.block_domain = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.block_domain = ::core::option::Option::Some(value.into()))
     }
     /// True lists only integrations that provide blocks; false only those that provide none.
-    pub fn blocks(mut self, value: bool) -> Self {
-        self.params.blocks = ::core::option::Option::Some(value);
-        self
+    pub fn blocks(self, value: bool) -> Self {
+        self.with(|p| p.blocks = ::core::option::Option::Some(value))
     }
     /// True lists only integrations that provide content sources; false only those that provide none.
-    pub fn content_sources(mut self, value: bool) -> Self {
-        self.params.content_sources = ::core::option::Option::Some(value);
-        self
+    pub fn content_sources(self, value: bool) -> Self {
+        self.with(|p| p.content_sources = ::core::option::Option::Some(value))
     }
     /// Only integrations owned by this organization (its id).
     pub fn owner(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.owner = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.owner = ::core::option::Option::Some(value.into()))
     }
     /// Only integrations requesting this scope.
     pub fn scope(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationScope>,
     ) -> Self {
-        self.params.scope = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.scope = ::core::option::Option::Some(value.into()))
     }
     /// Only integrations installable on this target.
     pub fn target(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationTarget>,
     ) -> Self {
-        self.params.target = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.target = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -617,199 +590,169 @@ impl ::apigen_runtime::codegen::client::Operation for PublishIntegrationRequest 
 }
 impl PublishIntegrationBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::PublishIntegrationBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::PublishIntegrationBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Runtime of the integration's script; absent uses the default runtime.
     pub fn runtime(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationRuntime>,
     ) -> Self {
-        self.params.body.runtime = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.runtime = ::core::option::Option::Some(value.into()))
     }
     /// Icon of the integration (base64-encoded).
-    pub fn icon(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.icon = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn icon(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.icon = ::core::option::Option::Some(value.into()))
     }
     /// Title of the integration.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.title = ::core::option::Option::Some(value.into()))
     }
     /// Short description of the integration.
     pub fn description(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.description = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.description = ::core::option::Option::Some(value.into()))
     }
     /// Long-form description in markdown.
     pub fn summary(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.summary = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.summary = ::core::option::Option::Some(value.into()))
     }
     /// Preview images, each base64-encoded.
     pub fn preview_images(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.preview_images = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.preview_images = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// Who can see the integration.
     pub fn visibility(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationVisibility>,
     ) -> Self {
-        self.params.body.visibility = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.visibility = ::core::option::Option::Some(value.into()))
     }
     /// Where the integration can be installed.
     pub fn target(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationTarget>,
     ) -> Self {
-        self.params.body.target = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.target = ::core::option::Option::Some(value.into()))
     }
     /// Permission scopes the integration requests.
     pub fn scopes(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::docs_api_types::IntegrationScope>,
         >,
     ) -> Self {
-        self.params.body.scopes = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.scopes = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// Catalog categories of the integration.
     pub fn categories(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::docs_api_types::IntegrationCategory>,
         >,
     ) -> Self {
-        self.params.body.categories = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.categories = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// Content blocks the integration provides.
     pub fn blocks(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::docs_api_types::IntegrationBlock>,
         >,
     ) -> Self {
-        self.params.body.blocks = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.blocks = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// Content sources the integration provides.
     pub fn content_sources(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::docs_api_types::IntegrationContentSource>,
         >,
     ) -> Self {
-        self.params.body.content_sources = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.content_sources = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// Links to external pages about the integration.
     pub fn external_links(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::docs_api_types::IntegrationExternalLink>,
         >,
     ) -> Self {
-        self.params.body.external_links = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.external_links = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// Configuration schemas per installation level.
     pub fn configurations(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::IntegrationConfigurations>,
     ) -> Self {
-        self.params.body.configurations = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.configurations = ::core::option::Option::Some(value.into()))
     }
     /// Content of the integration's script.
     pub fn script(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.script = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.script = ::core::option::Option::Some(value.into()))
     }
     /// Id or subdomain of the publishing organization.
     pub fn organization(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.organization = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.organization = ::core::option::Option::Some(value.into()))
     }
     /// Secrets made available to the integration's script, by name.
     pub fn secrets(
-        mut self,
+        self,
         value: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     ) -> Self {
-        self.params.body.secrets = ::core::option::Option::Some(value);
-        self
+        self.with(|p| p.body.secrets = ::core::option::Option::Some(value))
     }
     /// Content security policy sent as headers when the script and blocks are fetched.
     pub fn content_security_policy(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.content_security_policy = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.body.content_security_policy = ::core::option::Option::Some(value.into());
+        })
     }
 }
 /// The parameters of a `deleteIntegration` request, set through [`DeleteIntegrationBuilder`].
@@ -889,30 +832,20 @@ for ListIntegrationInstallationsRequest {
 impl ListIntegrationInstallationsBuilder<'_> {
     /// Only installations carrying this external id.
     pub fn external_id(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.external_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.external_id = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -961,9 +894,8 @@ impl ::apigen_runtime::codegen::client::Operation for InstallIntegrationRequest 
 }
 impl InstallIntegrationBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::InstallIntegrationBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::InstallIntegrationBody) -> Self {
+        self.with(|p| p.body = body)
     }
 }
 /// The parameters of a `listIntegrationEvents` request, set through [`ListIntegrationEventsBuilder`].
@@ -1007,21 +939,14 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationEventsReque
 }
 impl ListIntegrationEventsBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1119,37 +1044,26 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSpacesReque
 impl ListIntegrationSpacesBuilder<'_> {
     /// Only space installations carrying this external id.
     pub fn external_id(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.external_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.external_id = ::core::option::Option::Some(value.into()))
     }
     /// True returns each entry's `space` as the full space object; false as the space id.
     ///
     /// The service assumes `false` when it is not set.
-    pub fn extended(mut self, value: bool) -> Self {
-        self.params.extended = ::core::option::Option::Some(value);
-        self
+    pub fn extended(self, value: bool) -> Self {
+        self.with(|p| p.extended = ::core::option::Option::Some(value))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1216,37 +1130,26 @@ impl ::apigen_runtime::codegen::client::Operation for ListIntegrationSitesReques
 impl ListIntegrationSitesBuilder<'_> {
     /// Only site installations carrying this external id.
     pub fn external_id(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.external_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.external_id = ::core::option::Option::Some(value.into()))
     }
     /// True returns each entry's `site` as the full site object; false as the site id.
     ///
     /// The service assumes `false` when it is not set.
-    pub fn extended(mut self, value: bool) -> Self {
-        self.params.extended = ::core::option::Option::Some(value);
-        self
+    pub fn extended(self, value: bool) -> Self {
+        self.with(|p| p.extended = ::core::option::Option::Some(value))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1299,13 +1202,11 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateIntegrationDevModeRe
 }
 impl UpdateIntegrationDevModeBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateIntegrationDevModeBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateIntegrationDevModeBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// True forwards all requests; false (the default) only those of the owning organization.
-    pub fn all(mut self, value: bool) -> Self {
-        self.params.body.all = value;
-        self
+    pub fn all(self, value: bool) -> Self {
+        self.with(|p| p.body.all = value)
     }
 }

@@ -19,7 +19,7 @@ impl<'a> MembersClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationMembersRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 order: ::core::option::Option::None,
                 role: ::core::option::Option::None,
                 search: ::core::option::Option::None,
@@ -42,8 +42,8 @@ impl<'a> MembersClient<'a> {
         crate::Request::new(
             self.core,
             GetOrganizationMemberRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                user_id: ::core::convert::Into::into(user_id),
+                organization_id: organization_id.into(),
+                user_id: user_id.into(),
             },
         )
     }
@@ -62,8 +62,8 @@ impl<'a> MembersClient<'a> {
         crate::Request::new(
             self.core,
             DeleteOrganizationMemberRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                user_id: ::core::convert::Into::into(user_id),
+                organization_id: organization_id.into(),
+                user_id: user_id.into(),
             },
         )
     }
@@ -82,8 +82,8 @@ impl<'a> MembersClient<'a> {
         crate::Request::new(
             self.core,
             UpdateOrganizationMemberRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                user_id: ::core::convert::Into::into(user_id),
+                organization_id: organization_id.into(),
+                user_id: user_id.into(),
                 body: ::docs_api_types::UpdateOrganizationMemberBody {
                     role: ::apigen_runtime::Patch::Absent,
                 },
@@ -105,7 +105,7 @@ impl<'a> MembersClient<'a> {
         crate::Request::new(
             self.core,
             PingOrganizationRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
             },
         )
     }
@@ -122,8 +122,8 @@ impl<'a> MembersClient<'a> {
         crate::Request::new(
             self.core,
             SetOrganizationMemberSsoRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                user_id: ::core::convert::Into::into(user_id),
+                organization_id: organization_id.into(),
+                user_id: user_id.into(),
             },
         )
     }
@@ -140,8 +140,8 @@ impl<'a> MembersClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationMemberSpacesRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                user_id: ::core::convert::Into::into(user_id),
+                organization_id: organization_id.into(),
+                user_id: user_id.into(),
                 order: ::core::option::Option::None,
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
@@ -161,8 +161,8 @@ impl<'a> MembersClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationMemberTeamsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                user_id: ::core::convert::Into::into(user_id),
+                organization_id: organization_id.into(),
+                user_id: user_id.into(),
                 title: ::core::option::Option::None,
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
@@ -222,62 +222,43 @@ impl ListOrganizationMembersBuilder<'_> {
     ///
     /// The service assumes `"desc"` when it is not set.
     pub fn order(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::MemberOrder>,
     ) -> Self {
-        self.params.order = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.order = ::core::option::Option::Some(value.into()))
     }
     /// Only members with this role.
     pub fn role(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::Role>,
     ) -> Self {
-        self.params.role = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.role = ::core::option::Option::Some(value.into()))
     }
     /// Only members whose display name or email matches the value.
     pub fn search(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.search = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.search = ::core::option::Option::Some(value.into()))
     }
     /// What the listing is sorted by; `lastSeenAt` lists only active members.
     ///
     /// The service assumes `"joinedAt"` when it is not set.
     pub fn sort(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::MemberSort>,
     ) -> Self {
-        self.params.sort = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.sort = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Member> {
@@ -395,24 +376,19 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOrganizationMemberRe
 }
 impl UpdateOrganizationMemberBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateOrganizationMemberBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateOrganizationMemberBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New role of the member; null for guests.
     pub fn role(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::Role>,
     ) -> Self {
-        self.params.body.role = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.role = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `role` as `null` (removes the value).
-    pub fn clear_role(mut self) -> Self {
-        self.params.body.role = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_role(self) -> Self {
+        self.with(|p| p.body.role = ::apigen_runtime::Patch::Null)
     }
 }
 /// The parameters of a `pingOrganization` request, set through [`PingOrganizationBuilder`].
@@ -527,30 +503,20 @@ impl ListOrganizationMemberSpacesBuilder<'_> {
     ///
     /// The service assumes `"desc"` when it is not set.
     pub fn order(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::MemberOrder>,
     ) -> Self {
-        self.params.order = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.order = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -613,30 +579,20 @@ for ListOrganizationMemberTeamsRequest {
 impl ListOrganizationMemberTeamsBuilder<'_> {
     /// Only teams whose name contains the value (case-insensitive).
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.title = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(

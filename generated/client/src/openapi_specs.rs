@@ -19,7 +19,7 @@ impl<'a> OpenapiSpecsClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationOpenApiSpecsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -40,7 +40,7 @@ impl<'a> OpenapiSpecsClient<'a> {
         crate::Request::new(
             self.core,
             CreateOrganizationOpenApiSpecRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 body,
             },
         )
@@ -58,8 +58,8 @@ impl<'a> OpenapiSpecsClient<'a> {
         crate::Request::new(
             self.core,
             GetOpenApiSpecRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                spec_slug: ::core::convert::Into::into(spec_slug),
+                organization_id: organization_id.into(),
+                spec_slug: spec_slug.into(),
             },
         )
     }
@@ -79,10 +79,10 @@ impl<'a> OpenapiSpecsClient<'a> {
         crate::Request::new(
             self.core,
             CreateOrUpdateOpenApiSpecRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                spec_slug: ::core::convert::Into::into(spec_slug),
+                organization_id: organization_id.into(),
+                spec_slug: spec_slug.into(),
                 body: ::docs_api_types::PutOpenApiSpecBody {
-                    source: ::core::convert::Into::into(source),
+                    source: source.into(),
                 },
             },
         )
@@ -102,8 +102,8 @@ impl<'a> OpenapiSpecsClient<'a> {
         crate::Request::new(
             self.core,
             DeleteOpenApiSpecRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                spec_slug: ::core::convert::Into::into(spec_slug),
+                organization_id: organization_id.into(),
+                spec_slug: spec_slug.into(),
             },
         )
     }
@@ -121,10 +121,10 @@ impl<'a> OpenapiSpecsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateOpenApiSpecRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                spec_slug: ::core::convert::Into::into(spec_slug),
+                organization_id: organization_id.into(),
+                spec_slug: spec_slug.into(),
                 body: ::docs_api_types::UpdateOpenApiSpecBody {
-                    visibility: ::core::convert::Into::into(visibility),
+                    visibility: visibility.into(),
                 },
             },
         )
@@ -172,21 +172,14 @@ for ListOrganizationOpenApiSpecsRequest {
 }
 impl ListOrganizationOpenApiSpecsBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -305,9 +298,8 @@ impl ::apigen_runtime::codegen::client::Operation for CreateOrUpdateOpenApiSpecR
 }
 impl CreateOrUpdateOpenApiSpecBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::PutOpenApiSpecBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::PutOpenApiSpecBody) -> Self {
+        self.with(|p| p.body = body)
     }
 }
 /// The parameters of a `deleteOpenApiSpec` request, set through [`DeleteOpenApiSpecBuilder`].
@@ -375,8 +367,7 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateOpenApiSpecRequest {
 }
 impl UpdateOpenApiSpecBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateOpenApiSpecBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateOpenApiSpecBody) -> Self {
+        self.with(|p| p.body = body)
     }
 }

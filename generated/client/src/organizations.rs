@@ -54,7 +54,7 @@ impl<'a> OrganizationsClient<'a> {
         crate::Request::new(
             self.core,
             GetOrganizationRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
             },
         )
     }
@@ -98,7 +98,7 @@ impl<'a> OrganizationsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateOrganizationRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 body: ::docs_api_types::UpdateOrganizationBody {
                     title: ::core::option::Option::None,
                     email_domains: ::core::option::Option::None,
@@ -135,8 +135,8 @@ impl<'a> OrganizationsClient<'a> {
         crate::Request::new(
             self.core,
             DeleteOrganizationInviteLinkRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                invite_id: ::core::convert::Into::into(invite_id),
+                organization_id: organization_id.into(),
+                invite_id: invite_id.into(),
             },
         )
     }
@@ -170,7 +170,7 @@ impl<'a> OrganizationsClient<'a> {
         crate::Request::new(
             self.core,
             JoinOrganizationRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
             },
         )
     }
@@ -195,8 +195,8 @@ impl<'a> OrganizationsClient<'a> {
         crate::Request::new(
             self.core,
             SearchOrganizationContentRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                query: ::core::convert::Into::into(query),
+                organization_id: organization_id.into(),
+                query: query.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -220,7 +220,7 @@ impl<'a> OrganizationsClient<'a> {
         crate::Request::new(
             self.core,
             GetOrganizationAgentInstructionsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
             },
         )
     }
@@ -257,9 +257,9 @@ impl<'a> OrganizationsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateOrganizationAgentInstructionsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody {
-                    instructions: ::core::convert::Into::into(instructions),
+                    instructions: instructions.into(),
                 },
             },
         )
@@ -284,7 +284,7 @@ impl<'a> OrganizationsClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationsByEmailDomainRequest {
-                email_domain: ::core::convert::Into::into(email_domain),
+                email_domain: email_domain.into(),
             },
         )
     }
@@ -323,21 +323,14 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationsRequest {
 }
 impl ListOrganizationsBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -436,101 +429,78 @@ impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateOrganizationReque
 }
 impl UpdateOrganizationBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateOrganizationBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateOrganizationBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New name of the organization.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.title = ::core::option::Option::Some(value.into()))
     }
     /// New email domains whose verified-email users may join.
     pub fn email_domains(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.email_domains = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.email_domains = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// New default hostname of public content.
     pub fn hostname(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.hostname = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.hostname = ::core::option::Option::Some(value.into()))
     }
     /// New default role of members; null for guests.
     pub fn default_role(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::Role>,
     ) -> Self {
-        self.params.body.default_role = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.default_role = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `defaultRole` as `null` (removes the value).
-    pub fn clear_default_role(mut self) -> Self {
-        self.params.body.default_role = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_default_role(self) -> Self {
+        self.with(|p| p.body.default_role = ::apigen_runtime::Patch::Null)
     }
     /// New default content.
     pub fn default_content(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::OrganizationDefaultContent>,
     ) -> Self {
-        self.params.body.default_content = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.body.default_content = ::core::option::Option::Some(value.into());
+        })
     }
     /// URL of the new logo.
-    pub fn logo(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.logo = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn logo(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.logo = ::core::option::Option::Some(value.into()))
     }
     /// True enforces SSO organization-wide.
-    pub fn sso(mut self, value: bool) -> Self {
-        self.params.body.sso = ::core::option::Option::Some(value);
-        self
+    pub fn sso(self, value: bool) -> Self {
+        self.with(|p| p.body.sso = ::core::option::Option::Some(value))
     }
     /// True enables all AI features.
-    pub fn ai(mut self, value: bool) -> Self {
-        self.params.body.ai = ::core::option::Option::Some(value);
-        self
+    pub fn ai(self, value: bool) -> Self {
+        self.with(|p| p.body.ai = ::core::option::Option::Some(value))
     }
     /// True enables invite links.
-    pub fn invite_links(mut self, value: bool) -> Self {
-        self.params.body.invite_links = ::core::option::Option::Some(value);
-        self
+    pub fn invite_links(self, value: bool) -> Self {
+        self.with(|p| p.body.invite_links = ::core::option::Option::Some(value))
     }
     /// New merge rules of the organization.
     pub fn merge_rules(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::OrganizationMergeRules>,
     ) -> Self {
-        self.params.body.merge_rules = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.merge_rules = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `deleteOrganizationInviteLink` request, set through [`DeleteOrganizationInviteLinkBuilder`].
@@ -637,21 +607,14 @@ impl ::apigen_runtime::codegen::client::Operation for SearchOrganizationContentR
 }
 impl SearchOrganizationContentBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -767,11 +730,10 @@ for UpdateOrganizationAgentInstructionsRequest {
 impl UpdateOrganizationAgentInstructionsBuilder<'_> {
     /// Replaces the whole body.
     pub fn body(
-        mut self,
+        self,
         body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody,
     ) -> Self {
-        self.params.body = body;
-        self
+        self.with(|p| p.body = body)
     }
 }
 /// The parameters of a `listOrganizationsByEmailDomain` request, set through [`ListOrganizationsByEmailDomainBuilder`].

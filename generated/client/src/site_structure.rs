@@ -32,8 +32,8 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             ListSiteSectionsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
                 share_key: ::core::option::Option::None,
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
@@ -62,10 +62,10 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             CreateSiteSectionRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
                 body: ::docs_api_types::CreateSiteSectionBody {
-                    space_id: ::core::convert::Into::into(space_id),
+                    space_id: space_id.into(),
                     title: ::apigen_runtime::Patch::Absent,
                     icon: ::apigen_runtime::Patch::Absent,
                 },
@@ -94,9 +94,9 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             DeleteSiteSectionRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_section_id: ::core::convert::Into::into(site_section_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_section_id: site_section_id.into(),
             },
         )
     }
@@ -129,9 +129,9 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             UpdateSiteSectionRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_section_id: ::core::convert::Into::into(site_section_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_section_id: site_section_id.into(),
                 body: ::docs_api_types::UpdateSiteSectionBody {
                     title: ::core::option::Option::None,
                     path: ::core::option::Option::None,
@@ -171,9 +171,9 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             MoveSiteSectionRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_section_id: ::core::convert::Into::into(site_section_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_section_id: site_section_id.into(),
                 body: ::docs_api_types::MoveSiteSectionBody {
                     position: ::core::option::Option::None,
                 },
@@ -201,8 +201,8 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             ListSiteSpacesRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
                 share_key: ::core::option::Option::None,
                 default: ::core::option::Option::None,
                 page: ::core::option::Option::None,
@@ -237,10 +237,10 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             CreateSiteSpaceRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
                 body: ::docs_api_types::CreateSiteSpaceBody {
-                    space_id: ::core::convert::Into::into(space_id),
+                    space_id: space_id.into(),
                     section_id: ::core::option::Option::None,
                 },
             },
@@ -268,9 +268,9 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             DeleteSiteSpaceRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_space_id: ::core::convert::Into::into(site_space_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_space_id: site_space_id.into(),
             },
         )
     }
@@ -303,9 +303,9 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             UpdateSiteSpaceRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_space_id: ::core::convert::Into::into(site_space_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_space_id: site_space_id.into(),
                 body: ::docs_api_types::UpdateSiteSpaceBody {
                     path: ::core::option::Option::None,
                     condition: ::apigen_runtime::Patch::Absent,
@@ -342,9 +342,9 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             MoveSiteSpaceRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_space_id: ::core::convert::Into::into(site_space_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_space_id: site_space_id.into(),
                 body: ::docs_api_types::MoveSiteSpaceBody {
                     position: ::core::option::Option::None,
                 },
@@ -370,8 +370,8 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             ListSiteSectionGroupsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -397,10 +397,10 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             CreateSiteSectionGroupRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
                 body: ::docs_api_types::CreateSiteSectionGroupBody {
-                    title: ::core::convert::Into::into(title),
+                    title: title.into(),
                     icon: ::core::option::Option::None,
                     sections: ::core::option::Option::None,
                     parent: ::core::option::Option::None,
@@ -430,9 +430,9 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             DeleteSiteSectionGroupRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_section_group_id: ::core::convert::Into::into(site_section_group_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_section_group_id: site_section_group_id.into(),
             },
         )
     }
@@ -465,11 +465,9 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             UpdateSiteSectionGroupRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_section_group_id: ::core::convert::Into::into(
-                    site_section_group_id,
-                ),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_section_group_id: site_section_group_id.into(),
                 body: ::docs_api_types::UpdateSiteSectionGroupBody {
                     title: ::core::option::Option::None,
                     icon: ::core::option::Option::None,
@@ -500,13 +498,11 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             AddSiteSectionGroupSectionRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_section_group_id: ::core::convert::Into::into(
-                    site_section_group_id,
-                ),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_section_group_id: site_section_group_id.into(),
                 body: ::docs_api_types::AddSiteSectionGroupSectionBody {
-                    section_id: ::core::convert::Into::into(section_id),
+                    section_id: section_id.into(),
                 },
             },
         )
@@ -534,12 +530,10 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             RemoveSiteSectionGroupSectionRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_section_group_id: ::core::convert::Into::into(
-                    site_section_group_id,
-                ),
-                site_section_id: ::core::convert::Into::into(site_section_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_section_group_id: site_section_group_id.into(),
+                site_section_id: site_section_id.into(),
             },
         )
     }
@@ -573,11 +567,9 @@ impl<'a> SiteStructureClient<'a> {
         crate::Request::new(
             self.core,
             MoveSiteSectionGroupRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
-                site_section_group_id: ::core::convert::Into::into(
-                    site_section_group_id,
-                ),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
+                site_section_group_id: site_section_group_id.into(),
                 body: ::docs_api_types::MoveSiteSectionGroupBody {
                     position: ::core::option::Option::None,
                 },
@@ -646,30 +638,20 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSectionsRequest {
 impl ListSiteSectionsBuilder<'_> {
     /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
     pub fn share_key(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.share_key = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.share_key = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -721,39 +703,27 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSiteSectionRequest {
 }
 impl CreateSiteSectionBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateSiteSectionBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateSiteSectionBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Title of the section (2 to 128 characters), or null.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.title = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.title = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `title` as `null` (removes the value).
-    pub fn clear_title(mut self) -> Self {
-        self.params.body.title = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_title(self) -> Self {
+        self.with(|p| p.body.title = ::apigen_runtime::Patch::Null)
     }
     /// Name of the icon of the section (at most 50 characters), or null.
-    pub fn icon(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.icon = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn icon(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.icon = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `icon` as `null` (removes the value).
-    pub fn clear_icon(mut self) -> Self {
-        self.params.body.icon = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_icon(self) -> Self {
+        self.with(|p| p.body.icon = ::apigen_runtime::Patch::Null)
     }
 }
 /// The parameters of a `deleteSiteSection` request, set through [`DeleteSiteSectionBuilder`].
@@ -847,84 +817,58 @@ impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateSiteSectionReques
 }
 impl UpdateSiteSectionBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSiteSectionBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateSiteSectionBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New title.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.title = ::core::option::Option::Some(value.into()))
     }
     /// New path.
-    pub fn path(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.path = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn path(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.path = ::core::option::Option::Some(value.into()))
     }
     /// Id of the site space to make the default of the section.
     pub fn default_site_space(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.default_site_space = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.body.default_site_space = ::core::option::Option::Some(value.into());
+        })
     }
     /// New visibility condition; null removes it; absent leaves it unchanged.
     pub fn condition(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.condition = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.condition = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `condition` as `null` (removes the value).
-    pub fn clear_condition(mut self) -> Self {
-        self.params.body.condition = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_condition(self) -> Self {
+        self.with(|p| p.body.condition = ::apigen_runtime::Patch::Null)
     }
     /// New icon name; null removes it; absent leaves it unchanged.
-    pub fn icon(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.icon = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn icon(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.icon = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `icon` as `null` (removes the value).
-    pub fn clear_icon(mut self) -> Self {
-        self.params.body.icon = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_icon(self) -> Self {
+        self.with(|p| p.body.icon = ::apigen_runtime::Patch::Null)
     }
     /// New description; null removes it; absent leaves it unchanged.
     pub fn description(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.description = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.description = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `description` as `null` (removes the value).
-    pub fn clear_description(mut self) -> Self {
-        self.params.body.description = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_description(self) -> Self {
+        self.with(|p| p.body.description = ::apigen_runtime::Patch::Null)
     }
 }
 /// The parameters of a `moveSiteSection` request, set through [`MoveSiteSectionBuilder`].
@@ -964,19 +908,15 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSiteSectionRequest {
 }
 impl MoveSiteSectionBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::MoveSiteSectionBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::MoveSiteSectionBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Where it lands among its siblings.
     pub fn position(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SiteSectionPosition>,
     ) -> Self {
-        self.params.body.position = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.position = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `listSiteSpaces` request, set through [`ListSiteSpacesBuilder`].
@@ -1043,35 +983,24 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSpacesRequest {
 impl ListSiteSpacesBuilder<'_> {
     /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
     pub fn share_key(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.share_key = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.share_key = ::core::option::Option::Some(value.into()))
     }
     /// True lists only the default site space, false only the non-default ones; absent lists all.
-    pub fn default(mut self, value: bool) -> Self {
-        self.params.default = ::core::option::Option::Some(value);
-        self
+    pub fn default(self, value: bool) -> Self {
+        self.with(|p| p.default = ::core::option::Option::Some(value))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSpace> {
@@ -1142,19 +1071,15 @@ impl ::apigen_runtime::codegen::client::DecodeAnswer for CreateSiteSpaceRequest 
 }
 impl CreateSiteSpaceBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateSiteSpaceBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateSiteSpaceBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Id of the section to add it to; when absent, the default section, or the root when the site has no sections.
     pub fn section_id(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.section_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.section_id = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `deleteSiteSpace` request, set through [`DeleteSiteSpaceBuilder`].
@@ -1248,44 +1173,30 @@ impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateSiteSpaceRequest 
 }
 impl UpdateSiteSpaceBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSiteSpaceBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateSiteSpaceBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New path.
-    pub fn path(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.path = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn path(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.path = ::core::option::Option::Some(value.into()))
     }
     /// New visibility condition; null removes it; absent leaves it unchanged.
     pub fn condition(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.condition = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.condition = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `condition` as `null` (removes the value).
-    pub fn clear_condition(mut self) -> Self {
-        self.params.body.condition = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_condition(self) -> Self {
+        self.with(|p| p.body.condition = ::apigen_runtime::Patch::Null)
     }
     /// Id of the space whose content the site space points to; absent leaves it unchanged.
     pub fn space_id(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.space_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.space_id = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `moveSiteSpace` request, set through [`MoveSiteSpaceBuilder`].
@@ -1325,19 +1236,15 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSiteSpaceRequest {
 }
 impl MoveSiteSpaceBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::MoveSiteSpaceBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::MoveSiteSpaceBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Where it lands among its siblings.
     pub fn position(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SiteSpacePosition>,
     ) -> Self {
-        self.params.body.position = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.position = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `listSiteSectionGroups` request, set through [`ListSiteSectionGroupsBuilder`].
@@ -1383,21 +1290,14 @@ impl ::apigen_runtime::codegen::client::Operation for ListSiteSectionGroupsReque
 }
 impl ListSiteSectionGroupsBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -1453,41 +1353,32 @@ impl ::apigen_runtime::codegen::client::Operation for CreateSiteSectionGroupRequ
 }
 impl CreateSiteSectionGroupBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateSiteSectionGroupBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateSiteSectionGroupBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Name of the icon of the group.
-    pub fn icon(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.icon = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn icon(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.icon = ::core::option::Option::Some(value.into()))
     }
     /// Ids of the sections to put in the group.
     pub fn sections(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.sections = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.sections = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
     /// Id of the parent group; absent creates it at the root.
     pub fn parent(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.parent = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.parent = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `deleteSiteSectionGroup` request, set through [`DeleteSiteSectionGroupBuilder`].
@@ -1589,29 +1480,19 @@ impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateSiteSectionGroupR
 }
 impl UpdateSiteSectionGroupBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSiteSectionGroupBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateSiteSectionGroupBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New title.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.title = ::core::option::Option::Some(value.into()))
     }
     /// New icon name.
-    pub fn icon(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.body.icon = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn icon(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.body.icon = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `addSiteSectionGroupSection` request, set through [`AddSiteSectionGroupSectionBuilder`].
@@ -1657,12 +1538,8 @@ impl ::apigen_runtime::codegen::client::Operation for AddSiteSectionGroupSection
 }
 impl AddSiteSectionGroupSectionBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(
-        mut self,
-        body: ::docs_api_types::AddSiteSectionGroupSectionBody,
-    ) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::AddSiteSectionGroupSectionBody) -> Self {
+        self.with(|p| p.body = body)
     }
 }
 /// The parameters of a `removeSiteSectionGroupSection` request, set through [`RemoveSiteSectionGroupSectionBuilder`].
@@ -1747,18 +1624,14 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSiteSectionGroupReques
 }
 impl MoveSiteSectionGroupBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::MoveSiteSectionGroupBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::MoveSiteSectionGroupBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Where it lands, relative to site sections.
     pub fn position(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SiteSectionGroupPosition>,
     ) -> Self {
-        self.params.body.position = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.position = ::core::option::Option::Some(value.into()))
     }
 }

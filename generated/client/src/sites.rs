@@ -29,7 +29,7 @@ impl<'a> SitesClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationSitesRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 space: ::core::option::Option::None,
                 title: ::core::option::Option::None,
                 published: ::core::option::Option::None,
@@ -58,7 +58,7 @@ impl<'a> SitesClient<'a> {
         crate::Request::new(
             self.core,
             CreateOrganizationSiteRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 body: ::docs_api_types::CreateSiteBody {
                     type_: <::docs_api_types::SiteType as ::core::convert::From<
                         &str,
@@ -98,8 +98,8 @@ impl<'a> SitesClient<'a> {
         crate::Request::new(
             self.core,
             GetSiteRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
             },
         )
     }
@@ -124,8 +124,8 @@ impl<'a> SitesClient<'a> {
         crate::Request::new(
             self.core,
             DeleteSiteRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
             },
         )
     }
@@ -150,8 +150,8 @@ impl<'a> SitesClient<'a> {
         crate::Request::new(
             self.core,
             UpdateSiteRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
                 body: ::docs_api_types::UpdateSiteBody {
                     title: ::core::option::Option::None,
                     visibility: ::core::option::Option::None,
@@ -194,8 +194,8 @@ impl<'a> SitesClient<'a> {
         crate::Request::new(
             self.core,
             GetSiteAdaptiveSchemaRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
             },
         )
     }
@@ -241,8 +241,8 @@ impl<'a> SitesClient<'a> {
         crate::Request::new(
             self.core,
             UpdateSiteAdaptiveSchemaRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
                 body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody {
                     json_schema,
                 },
@@ -270,8 +270,8 @@ impl<'a> SitesClient<'a> {
         crate::Request::new(
             self.core,
             ListSiteTemplateConditionsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
             },
         )
     }
@@ -304,8 +304,8 @@ impl<'a> SitesClient<'a> {
         crate::Request::new(
             self.core,
             GetPublishedSiteRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
                 share_key: ::core::option::Option::None,
             },
         )
@@ -343,8 +343,8 @@ impl<'a> SitesClient<'a> {
         crate::Request::new(
             self.core,
             PublishSiteRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                site_id: ::core::convert::Into::into(site_id),
+                organization_id: organization_id.into(),
+                site_id: site_id.into(),
             },
         )
     }
@@ -401,45 +401,31 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationSitesReque
 impl ListOrganizationSitesBuilder<'_> {
     /// Only sites publishing the space with this id.
     pub fn space(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.space = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.space = ::core::option::Option::Some(value.into()))
     }
     /// Only sites whose title matches this value.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.title = ::core::option::Option::Some(value.into()))
     }
     /// True lists only published sites, false only unpublished ones; absent lists all.
-    pub fn published(mut self, value: bool) -> Self {
-        self.params.published = ::core::option::Option::Some(value);
-        self
+    pub fn published(self, value: bool) -> Self {
+        self.with(|p| p.published = ::core::option::Option::Some(value))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Site> {
@@ -489,49 +475,42 @@ impl ::apigen_runtime::codegen::client::Operation for CreateOrganizationSiteRequ
 }
 impl CreateOrganizationSiteBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateSiteBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateSiteBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Type of the site; `basic` when absent.
     pub fn type_(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SiteType>,
     ) -> Self {
-        self.params.body.type_ = ::core::convert::Into::into(value);
-        self
+        self.with(|p| p.body.type_ = value.into())
     }
     /// Title of the site.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.title = ::core::option::Option::Some(value.into()))
     }
     /// Who may see the published site.
     pub fn visibility(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SiteVisibility>,
     ) -> Self {
-        self.params.body.visibility = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.visibility = ::core::option::Option::Some(value.into()))
     }
     /// Ids of the spaces to publish in the site.
     pub fn spaces(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.spaces = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.spaces = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
 }
 /// The parameters of a `getSite` request, set through [`GetSiteBuilder`].
@@ -629,96 +608,76 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSiteRequest {
 }
 impl UpdateSiteBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSiteBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateSiteBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New title.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.title = ::core::option::Option::Some(value.into()))
     }
     /// New visibility.
     pub fn visibility(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SiteVisibility>,
     ) -> Self {
-        self.params.body.visibility = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.visibility = ::core::option::Option::Some(value.into()))
     }
     /// New basename.
     pub fn basename(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.basename = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.basename = ::core::option::Option::Some(value.into()))
     }
     /// New adaptive content settings (`{ enabled }`).
     pub fn adaptive_content(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SiteAdaptiveContent>,
     ) -> Self {
-        self.params.body.adaptive_content = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.body.adaptive_content = ::core::option::Option::Some(value.into());
+        })
     }
     /// Whether agents may access the site.
     pub fn agents_context(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SiteAgentsContext>,
     ) -> Self {
-        self.params.body.agents_context = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.agents_context = ::core::option::Option::Some(value.into()))
     }
     /// Id of the site space to make the default: the default at the root, or the default
     /// in the default section when the site has sections.
     pub fn default_site_space(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.default_site_space = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.body.default_site_space = ::core::option::Option::Some(value.into());
+        })
     }
     /// Id of the section to make the default.
     pub fn default_site_section(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.default_site_section = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.body.default_site_section = ::core::option::Option::Some(value.into());
+        })
     }
     /// Host the site is proxied under, plus one or more path segments (such as
     /// `company-domain/docs`); null removes the proxy; absent leaves it unchanged.
     pub fn proxy(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.proxy = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.proxy = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `proxy` as `null` (removes the value).
-    pub fn clear_proxy(mut self) -> Self {
-        self.params.body.proxy = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_proxy(self) -> Self {
+        self.with(|p| p.body.proxy = ::apigen_runtime::Patch::Null)
     }
 }
 /// The parameters of a `getSiteAdaptiveSchema` request, set through [`GetSiteAdaptiveSchemaBuilder`].
@@ -817,9 +776,8 @@ for UpdateSiteAdaptiveSchemaRequest {
 }
 impl UpdateSiteAdaptiveSchemaBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody) -> Self {
+        self.with(|p| p.body = body)
     }
 }
 /// The parameters of a `listSiteTemplateConditions` request, set through [`ListSiteTemplateConditionsBuilder`].
@@ -912,13 +870,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetPublishedSiteRequest {
 impl GetPublishedSiteBuilder<'_> {
     /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
     pub fn share_key(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.share_key = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.share_key = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `publishSite` request, set through [`PublishSiteBuilder`].

@@ -21,7 +21,7 @@ impl<'a> SpacesClient<'a> {
         crate::Request::new(
             self.core,
             GetSpaceRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 share_key: ::core::option::Option::None,
             },
         )
@@ -42,7 +42,7 @@ impl<'a> SpacesClient<'a> {
         crate::Request::new(
             self.core,
             DeleteSpaceRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
             },
         )
     }
@@ -62,7 +62,7 @@ impl<'a> SpacesClient<'a> {
         crate::Request::new(
             self.core,
             UpdateSpaceRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 body: ::docs_api_types::UpdateSpaceBody {
                     edit_mode: ::core::option::Option::None,
                     title: ::core::option::Option::None,
@@ -88,7 +88,7 @@ impl<'a> SpacesClient<'a> {
         crate::Request::new(
             self.core,
             DuplicateSpaceRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
             },
         )
     }
@@ -118,7 +118,7 @@ impl<'a> SpacesClient<'a> {
         crate::Request::new(
             self.core,
             RestoreSpaceRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
             },
         )
     }
@@ -134,7 +134,7 @@ impl<'a> SpacesClient<'a> {
         crate::Request::new(
             self.core,
             MoveSpaceRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 body: ::docs_api_types::MoveSpaceBody {
                     parent: ::apigen_runtime::Patch::Absent,
                     position: ::core::option::Option::None,
@@ -164,9 +164,9 @@ impl<'a> SpacesClient<'a> {
         crate::Request::new(
             self.core,
             TransferSpaceRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 body: ::docs_api_types::TransferSpaceBody {
-                    organization: ::core::convert::Into::into(organization),
+                    organization: organization.into(),
                 },
             },
         )
@@ -185,7 +185,7 @@ impl<'a> SpacesClient<'a> {
         crate::Request::new(
             self.core,
             ListSpaceLinksRequest {
-                space_id: ::core::convert::Into::into(space_id),
+                space_id: space_id.into(),
                 status: ::core::option::Option::None,
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
@@ -243,13 +243,10 @@ impl ::apigen_runtime::codegen::client::Operation for GetSpaceRequest {
 impl GetSpaceBuilder<'_> {
     /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
     pub fn share_key(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.share_key = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.share_key = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `deleteSpace` request, set through [`DeleteSpaceBuilder`].
@@ -313,74 +310,56 @@ impl ::apigen_runtime::codegen::client::Operation for UpdateSpaceRequest {
 }
 impl UpdateSpaceBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSpaceBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateSpaceBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New edit mode.
     pub fn edit_mode(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SpaceEditMode>,
     ) -> Self {
-        self.params.body.edit_mode = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.edit_mode = ::core::option::Option::Some(value.into()))
     }
     /// New title.
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.title = ::core::option::Option::Some(value.into()))
     }
     /// New default role for the content; null for guests.
     pub fn default_level(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::Role>,
     ) -> Self {
-        self.params.body.default_level = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| {
+            p.body.default_level = ::apigen_runtime::Patch::Value(value.into());
+        })
     }
     ///Sends `defaultLevel` as `null` (removes the value).
-    pub fn clear_default_level(mut self) -> Self {
-        self.params.body.default_level = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_default_level(self) -> Self {
+        self.with(|p| p.body.default_level = ::apigen_runtime::Patch::Null)
     }
     /// New language of the content.
     pub fn language(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SpaceLanguage>,
     ) -> Self {
-        self.params.body.language = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.language = ::core::option::Option::Some(value.into()))
     }
     /// New merge rules.
     pub fn merge_rules(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::MergeRules>,
     ) -> Self {
-        self.params.body.merge_rules = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.merge_rules = ::core::option::Option::Some(value.into()))
     }
     /// New emoji.
     pub fn emoji(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.emoji = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.emoji = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `duplicateSpace` request, set through [`DuplicateSpaceBuilder`].
@@ -472,34 +451,26 @@ impl ::apigen_runtime::codegen::client::Operation for MoveSpaceRequest {
 }
 impl MoveSpaceBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::MoveSpaceBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::MoveSpaceBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Id of the new parent collection; null moves it out of any collection; absent keeps the parent.
     pub fn parent(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.parent = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.parent = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `parent` as `null` (removes the value).
-    pub fn clear_parent(mut self) -> Self {
-        self.params.body.parent = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_parent(self) -> Self {
+        self.with(|p| p.body.parent = ::apigen_runtime::Patch::Null)
     }
     /// Where it lands among its new siblings.
     pub fn position(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::SpacePosition>,
     ) -> Self {
-        self.params.body.position = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.position = ::core::option::Option::Some(value.into()))
     }
 }
 /// The parameters of a `transferSpace` request, set through [`TransferSpaceBuilder`].
@@ -535,9 +506,8 @@ impl ::apigen_runtime::codegen::client::Operation for TransferSpaceRequest {
 }
 impl TransferSpaceBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::TransferSpaceBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::TransferSpaceBody) -> Self {
+        self.with(|p| p.body = body)
     }
 }
 /// The parameters of a `listSpaceLinks` request, set through [`ListSpaceLinksBuilder`].
@@ -581,30 +551,20 @@ impl ::apigen_runtime::codegen::client::Operation for ListSpaceLinksRequest {
 impl ListSpaceLinksBuilder<'_> {
     /// Only links with this status.
     pub fn status(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::LinkStatus>,
     ) -> Self {
-        self.params.status = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.status = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(

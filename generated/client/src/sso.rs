@@ -25,7 +25,7 @@ impl<'a> SsoClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationSamlProvidersRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -50,9 +50,9 @@ impl<'a> SsoClient<'a> {
         crate::Request::new(
             self.core,
             CreateOrganizationSamlProviderRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 body: ::docs_api_types::CreateSamlProviderBody {
-                    label: ::core::convert::Into::into(label),
+                    label: label.into(),
                     entity_id: ::core::option::Option::None,
                     certificate: ::core::option::Option::None,
                     sso_url: ::core::option::Option::None,
@@ -90,8 +90,8 @@ impl<'a> SsoClient<'a> {
         crate::Request::new(
             self.core,
             GetOrganizationSamlProviderRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                saml_provider_id: ::core::convert::Into::into(saml_provider_id),
+                organization_id: organization_id.into(),
+                saml_provider_id: saml_provider_id.into(),
             },
         )
     }
@@ -116,8 +116,8 @@ impl<'a> SsoClient<'a> {
         crate::Request::new(
             self.core,
             DeleteOrganizationSamlProviderRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                saml_provider_id: ::core::convert::Into::into(saml_provider_id),
+                organization_id: organization_id.into(),
+                saml_provider_id: saml_provider_id.into(),
             },
         )
     }
@@ -154,8 +154,8 @@ impl<'a> SsoClient<'a> {
         crate::Request::new(
             self.core,
             UpdateOrganizationSamlProviderRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                saml_provider_id: ::core::convert::Into::into(saml_provider_id),
+                organization_id: organization_id.into(),
+                saml_provider_id: saml_provider_id.into(),
                 body: ::docs_api_types::UpdateSamlProviderBody {
                     label: ::core::option::Option::None,
                     entity_id: ::core::option::Option::None,
@@ -187,7 +187,7 @@ impl<'a> SsoClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationSsoProvidersRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
             },
         )
     }
@@ -234,21 +234,14 @@ for ListOrganizationSamlProvidersRequest {
 }
 impl ListOrganizationSamlProvidersBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -301,64 +294,47 @@ for CreateOrganizationSamlProviderRequest {
 }
 impl CreateOrganizationSamlProviderBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateSamlProviderBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateSamlProviderBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Entity id of the identity provider.
     pub fn entity_id(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.entity_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.entity_id = ::core::option::Option::Some(value.into()))
     }
     /// Public certificate of the identity provider.
     pub fn certificate(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.certificate = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.certificate = ::core::option::Option::Some(value.into()))
     }
     /// Single sign-on URL of the identity provider.
     pub fn sso_url(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.sso_url = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.sso_url = ::core::option::Option::Some(value.into()))
     }
     /// Id of the team new users join.
     pub fn default_team(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.default_team = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.default_team = ::core::option::Option::Some(value.into()))
     }
     /// Role new users get; null for guests.
     pub fn default_role(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::Role>,
     ) -> Self {
-        self.params.body.default_role = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.default_role = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `defaultRole` as `null` (removes the value).
-    pub fn clear_default_role(mut self) -> Self {
-        self.params.body.default_role = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_default_role(self) -> Self {
+        self.with(|p| p.body.default_role = ::apigen_runtime::Patch::Null)
     }
 }
 /// The parameters of a `getOrganizationSamlProvider` request, set through [`GetOrganizationSamlProviderBuilder`].
@@ -493,74 +469,54 @@ for UpdateOrganizationSamlProviderRequest {
 }
 impl UpdateOrganizationSamlProviderBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateSamlProviderBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateSamlProviderBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// New label.
     pub fn label(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.label = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.label = ::core::option::Option::Some(value.into()))
     }
     /// New entity id of the identity provider.
     pub fn entity_id(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.entity_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.entity_id = ::core::option::Option::Some(value.into()))
     }
     /// New public certificate of the identity provider.
     pub fn certificate(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.certificate = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.certificate = ::core::option::Option::Some(value.into()))
     }
     /// New single sign-on URL.
     pub fn sso_url(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.sso_url = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.sso_url = ::core::option::Option::Some(value.into()))
     }
     /// Id of the new default team.
     pub fn default_team(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.body.default_team = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.default_team = ::core::option::Option::Some(value.into()))
     }
     /// New default role; null for guests.
     pub fn default_role(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::docs_api_types::Role>,
     ) -> Self {
-        self.params.body.default_role = ::apigen_runtime::Patch::Value(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.body.default_role = ::apigen_runtime::Patch::Value(value.into()))
     }
     ///Sends `defaultRole` as `null` (removes the value).
-    pub fn clear_default_role(mut self) -> Self {
-        self.params.body.default_role = ::apigen_runtime::Patch::Null;
-        self
+    pub fn clear_default_role(self) -> Self {
+        self.with(|p| p.body.default_role = ::apigen_runtime::Patch::Null)
     }
 }
 /// The parameters of a `listOrganizationSsoProviders` request, set through [`ListOrganizationSsoProvidersBuilder`].

@@ -25,7 +25,7 @@ impl<'a> TeamsClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationTeamsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 owner: ::core::option::Option::None,
                 title: ::core::option::Option::None,
                 page: ::core::option::Option::None,
@@ -54,9 +54,9 @@ impl<'a> TeamsClient<'a> {
         crate::Request::new(
             self.core,
             CreateOrganizationTeamRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 body: ::docs_api_types::CreateTeamBody {
-                    title: ::core::convert::Into::into(title),
+                    title: title.into(),
                     members: ::core::option::Option::None,
                 },
             },
@@ -81,8 +81,8 @@ impl<'a> TeamsClient<'a> {
         crate::Request::new(
             self.core,
             GetOrganizationTeamRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                team_id: ::core::convert::Into::into(team_id),
+                organization_id: organization_id.into(),
+                team_id: team_id.into(),
             },
         )
     }
@@ -107,8 +107,8 @@ impl<'a> TeamsClient<'a> {
         crate::Request::new(
             self.core,
             DeleteOrganizationTeamRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                team_id: ::core::convert::Into::into(team_id),
+                organization_id: organization_id.into(),
+                team_id: team_id.into(),
             },
         )
     }
@@ -146,10 +146,10 @@ impl<'a> TeamsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateOrganizationTeamRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                team_id: ::core::convert::Into::into(team_id),
+                organization_id: organization_id.into(),
+                team_id: team_id.into(),
                 body: ::docs_api_types::UpdateTeamBody {
-                    title: ::core::convert::Into::into(title),
+                    title: title.into(),
                 },
             },
         )
@@ -201,40 +201,27 @@ impl ::apigen_runtime::codegen::client::Operation for ListOrganizationTeamsReque
 impl ListOrganizationTeamsBuilder<'_> {
     /// Only teams the member with this id can manage (owns).
     pub fn owner(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.owner = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.owner = ::core::option::Option::Some(value.into()))
     }
     /// Only teams whose title contains the value (case-insensitive).
     pub fn title(
-        mut self,
+        self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.params.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+        self.with(|p| p.title = ::core::option::Option::Some(value.into()))
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Team> {
@@ -284,21 +271,21 @@ impl ::apigen_runtime::codegen::client::Operation for CreateOrganizationTeamRequ
 }
 impl CreateOrganizationTeamBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateTeamBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::CreateTeamBody) -> Self {
+        self.with(|p| p.body = body)
     }
     /// Ids of the members of the team.
     pub fn members(
-        mut self,
+        self,
         value: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<::std::string::String>,
         >,
     ) -> Self {
-        self.params.body.members = ::core::option::Option::Some(
-            value.into_iter().map(::core::convert::Into::into).collect(),
-        );
-        self
+        self.with(|p| {
+            p.body.members = ::core::option::Option::Some(
+                value.into_iter().map(::core::convert::Into::into).collect(),
+            );
+        })
     }
 }
 /// The parameters of a `getOrganizationTeam` request, set through [`GetOrganizationTeamBuilder`].
@@ -424,8 +411,7 @@ impl ::apigen_runtime::codegen::client::DecodeAnswer for UpdateOrganizationTeamR
 }
 impl UpdateOrganizationTeamBuilder<'_> {
     /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::UpdateTeamBody) -> Self {
-        self.params.body = body;
-        self
+    pub fn body(self, body: ::docs_api_types::UpdateTeamBody) -> Self {
+        self.with(|p| p.body = body)
     }
 }

@@ -19,7 +19,7 @@ impl<'a> TranslationsClient<'a> {
         crate::Request::new(
             self.core,
             ListOrganizationTranslationsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 page: ::core::option::Option::None,
                 limit: ::core::option::Option::None,
             },
@@ -40,7 +40,7 @@ impl<'a> TranslationsClient<'a> {
         crate::Request::new(
             self.core,
             CreateOrganizationTranslationRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
+                organization_id: organization_id.into(),
                 body,
             },
         )
@@ -58,8 +58,8 @@ impl<'a> TranslationsClient<'a> {
         crate::Request::new(
             self.core,
             GetTranslationRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                translation_id: ::core::convert::Into::into(translation_id),
+                organization_id: organization_id.into(),
+                translation_id: translation_id.into(),
             },
         )
     }
@@ -79,10 +79,10 @@ impl<'a> TranslationsClient<'a> {
         crate::Request::new(
             self.core,
             UpdateTranslationInstructionsRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                translation_id: ::core::convert::Into::into(translation_id),
+                organization_id: organization_id.into(),
+                translation_id: translation_id.into(),
                 body: ::docs_api_types::UpdateTranslationInstructionsBody {
-                    instructions: ::core::convert::Into::into(instructions),
+                    instructions: instructions.into(),
                 },
             },
         )
@@ -102,8 +102,8 @@ impl<'a> TranslationsClient<'a> {
         crate::Request::new(
             self.core,
             DeleteTranslationRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                translation_id: ::core::convert::Into::into(translation_id),
+                organization_id: organization_id.into(),
+                translation_id: translation_id.into(),
             },
         )
     }
@@ -125,8 +125,8 @@ impl<'a> TranslationsClient<'a> {
         crate::Request::new(
             self.core,
             RunTranslationRequest {
-                organization_id: ::core::convert::Into::into(organization_id),
-                translation_id: ::core::convert::Into::into(translation_id),
+                organization_id: organization_id.into(),
+                translation_id: translation_id.into(),
             },
         )
     }
@@ -173,21 +173,14 @@ for ListOrganizationTranslationsRequest {
 }
 impl ListOrganizationTranslationsBuilder<'_> {
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
-    pub fn page(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.params.page = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
+    pub fn page(self, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+        self.with(|p| p.page = ::core::option::Option::Some(value.into()))
     }
     /// Most items on the page; at most 1000 (Part A §8).
     ///
     /// The service assumes `50` when it is not set.
-    pub fn limit(mut self, value: i64) -> Self {
-        self.params.limit = ::core::option::Option::Some(value);
-        self
+    pub fn limit(self, value: i64) -> Self {
+        self.with(|p| p.limit = ::core::option::Option::Some(value))
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
@@ -308,11 +301,10 @@ for UpdateTranslationInstructionsRequest {
 impl UpdateTranslationInstructionsBuilder<'_> {
     /// Replaces the whole body.
     pub fn body(
-        mut self,
+        self,
         body: ::docs_api_types::UpdateTranslationInstructionsBody,
     ) -> Self {
-        self.params.body = body;
-        self
+        self.with(|p| p.body = body)
     }
 }
 /// The parameters of a `deleteTranslation` request, set through [`DeleteTranslationBuilder`].

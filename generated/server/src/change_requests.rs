@@ -46,9 +46,11 @@ impl ListSpaceChangeRequestsRequest {
         let space_id = __input.path("spaceId");
         let status = __input
             .query::<::std::string::String>("status")
-            .map(|__text: ::std::string::String| <::docs_api_types::ChangeRequestStatus as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::ChangeRequestStatus,
+                >,
+            );
         let creator = __input.query::<::std::string::String>("creator");
         let contributor = __input.query::<::std::string::String>("contributor");
         let requested_reviewer = __input
@@ -408,9 +410,11 @@ impl ListOrganizationChangeRequestsRequest {
         let organization_id = __input.path("organizationId");
         let status = __input
             .query::<::std::string::String>("status")
-            .map(|__text: ::std::string::String| <::docs_api_types::ChangeRequestStatus as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::ChangeRequestStatus,
+                >,
+            );
         let creator = __input.query::<::std::string::String>("creator");
         let contributor = __input.query::<::std::string::String>("contributor");
         let requested_reviewer = __input

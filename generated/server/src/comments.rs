@@ -49,15 +49,19 @@ impl ListSpaceCommentsRequest {
         let space_id = __input.path("spaceId");
         let order = __input
             .query::<::std::string::String>("order")
-            .map(|__text: ::std::string::String| <::docs_api_types::CommentOrder as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::CommentOrder,
+                >,
+            );
         let format = __input.query::<::std::string::String>("format");
         let status = __input
             .query::<::std::string::String>("status")
-            .map(|__text: ::std::string::String| <::docs_api_types::CommentStatusFilter as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::CommentStatusFilter,
+                >,
+            );
         let target_page = __input.query::<::std::string::String>("targetPage");
         let authors = __input.query_list::<::std::string::String>("authors");
         let page = __input.query::<::std::string::String>("page");
@@ -594,15 +598,19 @@ impl ListChangeRequestCommentsRequest {
         let change_request_id = __input.path("changeRequestId");
         let order = __input
             .query::<::std::string::String>("order")
-            .map(|__text: ::std::string::String| <::docs_api_types::CommentOrder as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::CommentOrder,
+                >,
+            );
         let format = __input.query::<::std::string::String>("format");
         let status = __input
             .query::<::std::string::String>("status")
-            .map(|__text: ::std::string::String| <::docs_api_types::CommentStatusFilter as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::CommentStatusFilter,
+                >,
+            );
         let target_page = __input.query::<::std::string::String>("targetPage");
         let authors = __input.query_list::<::std::string::String>("authors");
         let page = __input.query::<::std::string::String>("page");

@@ -461,18 +461,12 @@ impl GetSpacePageRequest {
         let format = __input.query::<::std::string::String>("format");
         let evaluated = __input
             .query::<::std::string::String>("evaluated")
-            .map(|__text: ::std::string::String| <::docs_api_types::PageEvaluation as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
-        if let ::core::option::Option::Some(__value) = &evaluated {
-            __input
-                .check(
-                    "query.evaluated",
-                    |__v| {
-                        ::apigen_runtime::Validate::validate_into(__value, __v);
-                    },
-                );
-        }
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::PageEvaluation,
+                >,
+            );
+        __input.validate("query.evaluated", evaluated.as_ref());
         let metadata = __input.query::<bool>("metadata");
         let computed = __input.query::<bool>("computed");
         __input.finish()?;
@@ -541,18 +535,12 @@ impl ListSpacePageLinksRequest {
         let page_id = __input.path("pageId");
         let status = __input
             .query::<::std::string::String>("status")
-            .map(|__text: ::std::string::String| <::docs_api_types::LinkStatus as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
-        if let ::core::option::Option::Some(__value) = &status {
-            __input
-                .check(
-                    "query.status",
-                    |__v| {
-                        ::apigen_runtime::Validate::validate_into(__value, __v);
-                    },
-                );
-        }
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::LinkStatus,
+                >,
+            );
+        __input.validate("query.status", status.as_ref());
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {
@@ -967,18 +955,12 @@ impl GetChangeRequestPageRequest {
         let format = __input.query::<::std::string::String>("format");
         let evaluated = __input
             .query::<::std::string::String>("evaluated")
-            .map(|__text: ::std::string::String| <::docs_api_types::PageEvaluation as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
-        if let ::core::option::Option::Some(__value) = &evaluated {
-            __input
-                .check(
-                    "query.evaluated",
-                    |__v| {
-                        ::apigen_runtime::Validate::validate_into(__value, __v);
-                    },
-                );
-        }
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::PageEvaluation,
+                >,
+            );
+        __input.validate("query.evaluated", evaluated.as_ref());
         let metadata = __input.query::<bool>("metadata");
         let computed = __input.query::<bool>("computed");
         __input.finish()?;
@@ -1054,18 +1036,12 @@ impl ListChangeRequestPageLinksRequest {
         let page_id = __input.path("pageId");
         let status = __input
             .query::<::std::string::String>("status")
-            .map(|__text: ::std::string::String| <::docs_api_types::LinkStatus as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
-        if let ::core::option::Option::Some(__value) = &status {
-            __input
-                .check(
-                    "query.status",
-                    |__v| {
-                        ::apigen_runtime::Validate::validate_into(__value, __v);
-                    },
-                );
-        }
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::LinkStatus,
+                >,
+            );
+        __input.validate("query.status", status.as_ref());
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {

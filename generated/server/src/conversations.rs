@@ -38,14 +38,18 @@ impl ListOrganizationConversationClustersRequest {
         let organization_id = __input.path("organizationId");
         let order = __input
             .query::<::std::string::String>("order")
-            .map(|__text: ::std::string::String| <::docs_api_types::ConversationClusterOrder as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::ConversationClusterOrder,
+                >,
+            );
         let order_by = __input
             .query::<::std::string::String>("orderBy")
-            .map(|__text: ::std::string::String| <::docs_api_types::ConversationClusterOrderBy as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::ConversationClusterOrderBy,
+                >,
+            );
         let status = __input.query::<::std::string::String>("status");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");

@@ -57,9 +57,11 @@ impl ListIntegrationsRequest {
         let search = __input.query::<::std::string::String>("search");
         let category = __input
             .query::<::std::string::String>("category")
-            .map(|__text: ::std::string::String| <::docs_api_types::IntegrationCategory as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::IntegrationCategory,
+                >,
+            );
         let block_domain = __input.query::<::std::string::String>("blockDomain");
         if let ::core::option::Option::Some(__value) = &block_domain {
             __input
@@ -75,14 +77,18 @@ impl ListIntegrationsRequest {
         let owner = __input.query::<::std::string::String>("owner");
         let scope = __input
             .query::<::std::string::String>("scope")
-            .map(|__text: ::std::string::String| <::docs_api_types::IntegrationScope as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::IntegrationScope,
+                >,
+            );
         let target = __input
             .query::<::std::string::String>("target")
-            .map(|__text: ::std::string::String| <::docs_api_types::IntegrationTarget as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::IntegrationTarget,
+                >,
+            );
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {

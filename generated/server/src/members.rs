@@ -42,29 +42,23 @@ impl ListOrganizationMembersRequest {
         let organization_id = __input.path("organizationId");
         let order = __input
             .query::<::std::string::String>("order")
-            .map(|__text: ::std::string::String| <::docs_api_types::MemberOrder as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::MemberOrder,
+                >,
+            );
         let role = __input
             .query::<::std::string::String>("role")
-            .map(|__text: ::std::string::String| <::docs_api_types::Role as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
-        if let ::core::option::Option::Some(__value) = &role {
-            __input
-                .check(
-                    "query.role",
-                    |__v| {
-                        ::apigen_runtime::Validate::validate_into(__value, __v);
-                    },
-                );
-        }
+            .map(::apigen_runtime::codegen::server::from_text::<::docs_api_types::Role>);
+        __input.validate("query.role", role.as_ref());
         let search = __input.query::<::std::string::String>("search");
         let sort = __input
             .query::<::std::string::String>("sort")
-            .map(|__text: ::std::string::String| <::docs_api_types::MemberSort as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::MemberSort,
+                >,
+            );
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {
@@ -335,9 +329,11 @@ impl ListOrganizationMemberSpacesRequest {
         let user_id = __input.path("userId");
         let order = __input
             .query::<::std::string::String>("order")
-            .map(|__text: ::std::string::String| <::docs_api_types::MemberOrder as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::MemberOrder,
+                >,
+            );
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {

@@ -283,18 +283,12 @@ impl ListSpaceLinksRequest {
         let space_id = __input.path("spaceId");
         let status = __input
             .query::<::std::string::String>("status")
-            .map(|__text: ::std::string::String| <::docs_api_types::LinkStatus as ::core::convert::From<
-                &str,
-            >>::from(__text.as_str()));
-        if let ::core::option::Option::Some(__value) = &status {
-            __input
-                .check(
-                    "query.status",
-                    |__v| {
-                        ::apigen_runtime::Validate::validate_into(__value, __v);
-                    },
-                );
-        }
+            .map(
+                ::apigen_runtime::codegen::server::from_text::<
+                    ::docs_api_types::LinkStatus,
+                >,
+            );
+        __input.validate("query.status", status.as_ref());
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {

@@ -553,6 +553,15 @@ impl Input {
         }
     }
 
+    /// Checks a parameter's value, when given, against its type's own rules (a closed
+    /// enumeration's list); `location` as for [`Input::check`]. An enumeration parameter's
+    /// reading is this one call, not a closure of its own in each operation.
+    pub fn validate<T: Validate>(&mut self, location: &str, value: Option<&T>) {
+        if let Some(value) = value {
+            self.check(location, |validator| value.validate_into(validator));
+        }
+    }
+
     /// The JSON body, decoded strictly and validated. `None` when absent (allowed only when
     /// `required` is false) or invalid (the problems are recorded). An optional object body
     /// given as JSON `null` is refused: `null` is not an instance of its schema (where the
@@ -1097,9 +1106,52 @@ fn object_of_pairs<T: FromJson + Validate>(
     })
 }
 
+/// A parameter of an enumeration from its text (an open one keeps a value it does not list;
+/// a closed one is then checked by [`Input::validate`]): what each enumeration parameter's
+/// reading maps its text through.
+pub fn from_text<T: for<'s> From<&'s str>>(text: String) -> T {
+    T::from(text.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, PartialEq)]
+    enum Color {
+        Red,
+        Other(String),
+    }
+
+    impl From<&str> for Color {
+        fn from(text: &str) -> Self {
+            if text == "red" { Color::Red } else { Color::Other(text.to_owned()) }
+        }
+    }
+
+    impl Validate for Color {
+        fn validate_into(&self, validator: &mut Validator) {
+            if let Color::Other(text) = self {
+                validator.fail(format!("`{text}` is not one of the listed values"));
+            }
+        }
+    }
+
+    #[test]
+    fn an_enumeration_parameter_is_read_from_its_text_and_checked_where_it_was_given() {
+        let mut input = Input::for_test(&[], "color=blue&shade=red", "", false);
+        let color = input.query::<String>("color").map(from_text::<Color>);
+        let shade = input.query::<String>("shade").map(from_text::<Color>);
+        let absent = input.query::<String>("absent").map(from_text::<Color>);
+        input.validate("query.color", color.as_ref());
+        input.validate("query.shade", shade.as_ref());
+        input.validate("query.absent", absent.as_ref());
+        assert_eq!((color, shade, absent), (Some(Color::Other("blue".to_owned())), Some(Color::Red), None));
+        let error = input.finish().unwrap_err();
+        let found: Vec<(&str, &str)> =
+            error.violations().iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
+        assert_eq!(found, [("query.color", "`blue` is not one of the listed values")]);
+    }
 
     fn form(body: &str) -> Input {
         let mut headers = HeaderMap::new();

@@ -61,6 +61,9 @@ pub use error::ApiError;
 pub(crate) use error::too_large;
 #[cfg(feature = "tracing")]
 pub(crate) use error::violations_refused;
+// Generated servers' reading of an enumeration parameter (through `codegen::server`).
+#[doc(hidden)]
+pub use input::from_text;
 pub use input::{Input, NoParams};
 pub use mock::{MockAnswer, MockCall, MockPaging, MockPrincipal, MockService};
 pub use routes::{

@@ -14,12 +14,11 @@ impl ClientEmitter<'_> {
     pub(super) fn argument(&self, ty: &TypeRef, var: &Ident) -> (TokenStream, TokenStream) {
         let rust = self.paths.ty(self.api, ty);
         match ty {
-            TypeRef::Bytes => (
-                quote!(impl ::core::convert::Into<::apigen_runtime::client::Upload>),
-                quote!(::core::convert::Into::into(#var)),
-            ),
+            TypeRef::Bytes => {
+                (quote!(impl ::core::convert::Into<::apigen_runtime::client::Upload>), quote!(#var.into()))
+            }
             TypeRef::String | TypeRef::Url | TypeRef::Named(_) => {
-                (quote!(impl ::core::convert::Into<#rust>), quote!(::core::convert::Into::into(#var)))
+                (quote!(impl ::core::convert::Into<#rust>), quote!(#var.into()))
             }
             TypeRef::List(inner) => {
                 let inner = self.paths.ty(self.api, inner);
@@ -227,9 +226,9 @@ impl ClientEmitter<'_> {
                 let (def, object) = shape::body_object(self.api, op).expect("a body object");
                 let place = match op.client.body {
                     BodyStyle::Optional => {
-                        quote!(self.params.body.get_or_insert_with(::core::default::Default::default))
+                        quote!(p.body.get_or_insert_with(::core::default::Default::default))
                     }
-                    _ => quote!(self.params.body),
+                    _ => quote!(p.body),
                 };
                 let field = &object.fields[index];
                 let clear = matches!(setter.target, SetterTarget::Clear(_));
@@ -245,9 +244,8 @@ impl ClientEmitter<'_> {
                 });
                 quote! {
                     #docs
-                    pub fn #name(mut self, value: #enumeration) -> Self {
-                        self.params.#member = value;
-                        self
+                    pub fn #name(self, value: #enumeration) -> Self {
+                        self.with(|p| p.#member = value)
                     }
                 }
             }
@@ -262,16 +260,12 @@ impl ClientEmitter<'_> {
             text.push_str(&format!("\n\nThe service assumes `{default}` when it is not set."));
         }
         let docs = doc(&text);
-        let assign = if matches!(param.ty, TypeRef::List(_)) {
-            quote! { self.params.#field = #convert; }
-        } else {
-            quote! { self.params.#field = ::core::option::Option::Some(#convert); }
-        };
+        let value =
+            if matches!(param.ty, TypeRef::List(_)) { convert } else { quote!(::core::option::Option::Some(#convert)) };
         quote! {
             #docs
-            pub fn #setter(mut self, value: #ty) -> Self {
-                #assign
-                self
+            pub fn #setter(self, value: #ty) -> Self {
+                self.with(|p| p.#field = #value)
             }
         }
     }
@@ -283,18 +277,16 @@ impl ClientEmitter<'_> {
             let ty = self.body_ty(body);
             return quote! {
                 /// Sends this body (none is sent otherwise).
-                pub fn #name(mut self, body: #ty) -> Self {
-                    self.params.body = ::core::option::Option::Some(body);
-                    self
+                pub fn #name(self, body: #ty) -> Self {
+                    self.with(|p| p.body = ::core::option::Option::Some(body))
                 }
             };
         }
         let ty = self.paths.ty(self.api, &body.ty);
         quote! {
             /// Replaces the whole body.
-            pub fn #name(mut self, body: #ty) -> Self {
-                self.params.body = body;
-                self
+            pub fn #name(self, body: #ty) -> Self {
+                self.with(|p| p.body = body)
             }
         }
     }
@@ -313,9 +305,8 @@ impl ClientEmitter<'_> {
             let text = format!("Sends `{}` as `null` (removes the value).", field.wire);
             return quote! {
                 #[doc = #text]
-                pub fn #name(mut self) -> Self {
-                    #body.#member = #null;
-                    self
+                pub fn #name(self) -> Self {
+                    self.with(|p| #body.#member = #null)
                 }
             };
         }
@@ -328,9 +319,8 @@ impl ClientEmitter<'_> {
         };
         quote! {
             #docs
-            pub fn #name(mut self, value: #ty) -> Self {
-                #body.#member = #value;
-                self
+            pub fn #name(self, value: #ty) -> Self {
+                self.with(|p| #body.#member = #value)
             }
         }
     }

@@ -351,6 +351,15 @@ fn generic_request() -> TokenStream {
                 Request { core, headers: ::std::vec::Vec::new(), params }
             }
 
+            /// This request with `set` applied to its parameters: each operation's setter is
+            /// one call of it, so that a setter is one line of the operation's own (its name,
+            /// type and docs), not a copy of the same moves.
+            #[doc(hidden)]
+            pub fn with(mut self, set: impl ::core::ops::FnOnce(&mut P)) -> Self {
+                set(&mut self.params);
+                self
+            }
+
             /// Adds a header to this request (after the client's default headers).
             pub fn header(
                 mut self,

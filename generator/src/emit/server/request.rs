@@ -93,8 +93,12 @@ impl ServerEmitter<'_> {
                 reads.push(quote! { __input.path_prefix(#wire, #prefix); });
             }
             reads.push(quote! { let #local = #read; });
-            let checks = self.param_checks(param, &mut patterns);
-            if !checks.is_empty() {
+            let (checks, nested) = self.param_checks(param, &mut patterns);
+            if checks.is_empty() && nested && is_option {
+                // A closed enumeration alone: its own list, checked by the runtime.
+                reads.push(quote! { __input.validate(#location, #local.as_ref()); });
+            } else if !checks.is_empty() || nested {
+                let checks: Vec<TokenStream> = checks.into_iter().chain(nested.then(nested_check)).collect();
                 let value = if is_option {
                     quote! { if let ::core::option::Option::Some(__value) = &#local }
                 } else {
@@ -365,7 +369,7 @@ impl ServerEmitter<'_> {
         match ty {
             TypeRef::Named(_) => {
                 let rust = self.paths.ty(self.api, ty);
-                let convert = quote! { |__text: ::std::string::String| <#rust as ::core::convert::From<&str>>::from(__text.as_str()) };
+                let convert = quote! { ::apigen_runtime::codegen::server::from_text::<#rust> };
                 (quote!(::std::string::String), Some(convert))
             }
             TypeRef::Url => (quote!(::std::string::String), None),
@@ -436,7 +440,7 @@ impl ServerEmitter<'_> {
         match &param.ty {
             TypeRef::String | TypeRef::Url => (quote! { __input.path(#wire) }, false),
             TypeRef::Named(_) => {
-                (quote! { <#ty as ::core::convert::From<&str>>::from(__input.path(#wire).as_str()) }, false)
+                (quote! { ::apigen_runtime::codegen::server::from_text::<#ty>(__input.path(#wire)) }, false)
             }
             // Integers, numbers, booleans, date-times.
             _ => (quote! { __input.path_as::<#ty>(#wire) }, true),
@@ -466,12 +470,12 @@ impl ServerEmitter<'_> {
         }
     }
 
-    /// The checks of a parameter's constraints, on `__value` with validator `__v`; a closed
-    /// enumeration's value is checked against its list.
-    fn param_checks(&self, param: &Param, patterns: &mut Vec<TokenStream>) -> Vec<TokenStream> {
+    /// The checks of a parameter's constraints, on `__value` with validator `__v`, and whether
+    /// its value is checked by its own type too (a closed enumeration against its list).
+    fn param_checks(&self, param: &Param, patterns: &mut Vec<TokenStream>) -> (Vec<TokenStream>, bool) {
         let closed_enum = |ty: &TypeRef| matches!(ty, TypeRef::Named(n) if matches!(&self.api.ty(n).kind, TypeKind::Enum(e) if !e.open));
         let nested = closed_enum(&param.ty) || matches!(&param.ty, TypeRef::List(inner) if closed_enum(inner));
-        constraint_checks(&param.ty, &param.constraints, nested, patterns)
+        (constraint_checks(&param.ty, &param.constraints, false, patterns), nested)
     }
 
     /// The request as JSON (parameters and `body` by wire name), for mocks and logs.
@@ -500,6 +504,12 @@ impl ServerEmitter<'_> {
 
 /// A parameter read as JSON text by `read`; a list absent is the empty list, as for the other
 /// list parameters.
+/// The check of a value by its own type's rules (a closed enumeration against its list), as
+/// [`constraint_checks`] writes it with `nested`.
+fn nested_check() -> TokenStream {
+    quote! { ::apigen_runtime::Validate::validate_into(__value, __v); }
+}
+
 fn json_read(param: &Param, read: TokenStream) -> (TokenStream, bool) {
     if matches!(param.ty, TypeRef::List(_)) { (quote! { #read.unwrap_or_default() }, false) } else { (read, true) }
 }
