@@ -42,7 +42,7 @@ impl ListSpaceChangeRequestsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let status = __input
             .query::<::std::string::String>("status")
@@ -123,15 +123,13 @@ impl CreateSpaceChangeRequestRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::CreateChangeRequestBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { space_id, body })
@@ -165,7 +163,7 @@ impl GetChangeRequestRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         __input.finish()?;
@@ -205,16 +203,14 @@ impl UpdateChangeRequestRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let body = __input.body::<::docs_api_types::UpdateChangeRequestBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -253,7 +249,7 @@ impl MergeChangeRequestRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         __input.finish()?;
@@ -291,7 +287,7 @@ impl UpdateChangeRequestFromMainRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         __input.finish()?;
@@ -337,7 +333,7 @@ impl GetChangeRequestPdfRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let only = __input.query::<bool>("only");
@@ -406,7 +402,7 @@ impl ListOrganizationChangeRequestsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let status = __input
             .query::<::std::string::String>("status")
@@ -491,7 +487,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_space_change_requests(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSpaceChangeRequestsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
@@ -509,7 +505,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_space_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateSpaceChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest>;
     /// Get a change request.
@@ -534,7 +530,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest>;
     /// Update a change request.
@@ -566,7 +562,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// `site-structure-no-content`. The sandbox answers 200 with the resource.
     fn update_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateChangeRequestAnswer,
@@ -599,7 +595,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn merge_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: MergeChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ChangeRequestMergeResult,
@@ -624,7 +620,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_change_request_from_main(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateChangeRequestFromMainRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ChangeRequestUpdateResult,
@@ -646,7 +642,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_change_request_pdf(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetChangeRequestPdfRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequestPdf>;
     /// List the change requests of an organization.
@@ -666,7 +662,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organization_change_requests(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationChangeRequestsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
@@ -679,7 +675,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSpaceChangeRequestsRequest,
             ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
         >,
@@ -700,7 +696,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateSpaceChangeRequestRequest,
             ::docs_api_types::ChangeRequest,
         >,
@@ -721,7 +717,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetChangeRequestRequest,
             ::docs_api_types::ChangeRequest,
         >,
@@ -742,7 +738,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateChangeRequestRequest,
             ::docs_api_types::UpdateChangeRequestAnswer,
         >,
@@ -753,7 +749,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             media: &'static str,
         ) -> ::core::result::Result<
             ::apigen_runtime::codegen::server::axum::response::Response,
-            ::apigen_runtime::server::ApiError,
+            crate::ApiError,
         > {
             match value {
                 ::docs_api_types::UpdateChangeRequestAnswer::Ok(body) => {
@@ -780,7 +776,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             MergeChangeRequestRequest,
             ::docs_api_types::ChangeRequestMergeResult,
         >,
@@ -801,7 +797,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateChangeRequestFromMainRequest,
             ::docs_api_types::ChangeRequestUpdateResult,
         >,
@@ -822,7 +818,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetChangeRequestPdfRequest,
             ::docs_api_types::ChangeRequestPdf,
         >,
@@ -843,7 +839,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationChangeRequestsRequest,
             ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
         >,

@@ -14,7 +14,7 @@ impl GetCollectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let collection_id = __input.path("collectionId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { collection_id })
@@ -43,7 +43,7 @@ impl DeleteCollectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let collection_id = __input.path("collectionId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { collection_id })
@@ -74,15 +74,13 @@ impl UpdateCollectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let collection_id = __input.path("collectionId");
         let body = __input.body::<::docs_api_types::UpdateCollectionBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { collection_id, body })
@@ -120,7 +118,7 @@ impl ListCollectionSpacesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let collection_id = __input.path("collectionId");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
@@ -169,15 +167,13 @@ impl MoveCollectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let collection_id = __input.path("collectionId");
         let body = __input.body::<::docs_api_types::MoveCollectionBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { collection_id, body })
@@ -209,15 +205,13 @@ impl TransferCollectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let collection_id = __input.path("collectionId");
         let body = __input.body::<::docs_api_types::TransferCollectionBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { collection_id, body })
@@ -259,7 +253,7 @@ impl ListOrganizationCollectionsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let nested = __input.query::<bool>("nested");
         let page = __input.query::<::std::string::String>("page");
@@ -316,7 +310,7 @@ impl CreateOrganizationCollectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let body = __input.body::<::docs_api_types::CreateCollectionBody>(false);
         __input.finish()?;
@@ -343,7 +337,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn get_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// Delete a collection.
@@ -355,7 +349,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn delete_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a collection.
@@ -367,7 +361,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn update_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// List the spaces of a collection.
@@ -377,7 +371,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn list_collection_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListCollectionSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Space>,
@@ -389,7 +383,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn move_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: MoveCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// Transfer a collection to another organization.
@@ -399,7 +393,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn transfer_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: TransferCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
     /// List the collections of an organization.
@@ -409,7 +403,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn list_organization_collections(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationCollectionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Collection>,
@@ -421,7 +415,7 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn create_organization_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateOrganizationCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection>;
 }
@@ -432,7 +426,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetCollectionRequest,
             ::docs_api_types::Collection,
         >,
@@ -453,7 +447,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteCollectionRequest,
             (),
         >,
@@ -474,7 +468,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateCollectionRequest,
             ::docs_api_types::Collection,
         >,
@@ -495,7 +489,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListCollectionSpacesRequest,
             ::apigen_runtime::Page<::docs_api_types::Space>,
         >,
@@ -516,7 +510,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             MoveCollectionRequest,
             ::docs_api_types::Collection,
         >,
@@ -537,7 +531,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             TransferCollectionRequest,
             ::docs_api_types::Collection,
         >,
@@ -558,7 +552,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationCollectionsRequest,
             ::apigen_runtime::Page<::docs_api_types::Collection>,
         >,
@@ -579,7 +573,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateOrganizationCollectionRequest,
             ::docs_api_types::Collection,
         >,

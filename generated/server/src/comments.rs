@@ -45,7 +45,7 @@ impl ListSpaceCommentsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let order = __input
             .query::<::std::string::String>("order")
@@ -133,15 +133,13 @@ impl CreateSpaceCommentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::CreateCommentBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { space_id, body })
@@ -182,7 +180,7 @@ impl GetSpaceCommentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
         let format = __input.query::<::std::string::String>("format");
@@ -225,16 +223,14 @@ impl UpdateSpaceCommentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
         let body = __input.body::<::docs_api_types::UpdateCommentBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { space_id, comment_id, body })
@@ -269,7 +265,7 @@ impl DeleteSpaceCommentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
         __input.finish()?;
@@ -306,16 +302,14 @@ impl CreateSpaceCommentReplyRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
         let body = __input.body::<::docs_api_types::CreateCommentReplyBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { space_id, comment_id, body })
@@ -361,7 +355,7 @@ impl GetSpaceCommentReplyRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
         let comment_reply_id = __input.path("commentReplyId");
@@ -411,7 +405,7 @@ impl UpdateSpaceCommentReplyRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
         let comment_reply_id = __input.path("commentReplyId");
@@ -419,9 +413,7 @@ impl UpdateSpaceCommentReplyRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -466,7 +458,7 @@ impl DeleteSpaceCommentReplyRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
         let comment_reply_id = __input.path("commentReplyId");
@@ -511,7 +503,7 @@ impl ListSpaceCommentersRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
@@ -593,7 +585,7 @@ impl ListChangeRequestCommentsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let order = __input
@@ -688,16 +680,14 @@ impl CreateChangeRequestCommentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let body = __input.body::<::docs_api_types::CreateCommentBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -747,7 +737,7 @@ impl GetChangeRequestCommentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let comment_id = __input.path("commentId");
@@ -797,7 +787,7 @@ impl UpdateChangeRequestCommentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let comment_id = __input.path("commentId");
@@ -805,9 +795,7 @@ impl UpdateChangeRequestCommentRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -852,7 +840,7 @@ impl DeleteChangeRequestCommentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let comment_id = __input.path("commentId");
@@ -906,7 +894,7 @@ impl CreateChangeRequestCommentReplyRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let comment_id = __input.path("commentId");
@@ -915,9 +903,7 @@ impl CreateChangeRequestCommentReplyRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -979,7 +965,7 @@ impl ListChangeRequestCommentRepliesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let comment_id = __input.path("commentId");
@@ -1041,7 +1027,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_space_comments(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSpaceCommentsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Comment>,
@@ -1061,7 +1047,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Get a comment of a space.
@@ -1077,7 +1063,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Update a comment of a space; resolve or reopen it; add or remove reactions.
@@ -1097,7 +1083,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Delete a comment of a space.
@@ -1115,7 +1101,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Post a reply to a comment of a space.
@@ -1133,7 +1119,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply>;
     /// Get a reply to a comment of a space.
@@ -1149,7 +1135,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply>;
     /// Update a reply to a comment of a space; add or remove reactions.
@@ -1179,7 +1165,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// `site-structure-no-content`. The sandbox answers 200 with the resource.
     fn update_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSpaceCommentReplyAnswer,
@@ -1199,7 +1185,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the members who commented on a space.
@@ -1215,7 +1201,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_space_commenters(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSpaceCommentersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Member>,
@@ -1233,7 +1219,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_change_request_comments(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListChangeRequestCommentsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Comment>,
@@ -1247,7 +1233,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.8.
     fn create_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Get a comment of a change request.
@@ -1263,7 +1249,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Update a comment of a change request; resolve or reopen it; add or remove reactions.
@@ -1277,7 +1263,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §3.3, §4.8.
     fn update_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment>;
     /// Delete a comment of a change request.
@@ -1289,7 +1275,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.8.
     fn delete_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Post a reply to a comment of a change request.
@@ -1301,7 +1287,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.8.
     fn create_change_request_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateChangeRequestCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply>;
     /// List the replies to a comment of a change request.
@@ -1311,7 +1297,7 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.8.
     fn list_change_request_comment_replies(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListChangeRequestCommentRepliesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::CommentReply>,
@@ -1324,7 +1310,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSpaceCommentsRequest,
             ::apigen_runtime::Page<::docs_api_types::Comment>,
         >,
@@ -1345,7 +1331,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateSpaceCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1366,7 +1352,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetSpaceCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1387,7 +1373,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateSpaceCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1408,7 +1394,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteSpaceCommentRequest,
             (),
         >,
@@ -1429,7 +1415,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateSpaceCommentReplyRequest,
             ::docs_api_types::CommentReply,
         >,
@@ -1450,7 +1436,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetSpaceCommentReplyRequest,
             ::docs_api_types::CommentReply,
         >,
@@ -1471,7 +1457,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateSpaceCommentReplyRequest,
             ::docs_api_types::UpdateSpaceCommentReplyAnswer,
         >,
@@ -1482,7 +1468,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             media: &'static str,
         ) -> ::core::result::Result<
             ::apigen_runtime::codegen::server::axum::response::Response,
-            ::apigen_runtime::server::ApiError,
+            crate::ApiError,
         > {
             match value {
                 ::docs_api_types::UpdateSpaceCommentReplyAnswer::Ok(body) => {
@@ -1509,7 +1495,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteSpaceCommentReplyRequest,
             (),
         >,
@@ -1530,7 +1516,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSpaceCommentersRequest,
             ::apigen_runtime::Page<::docs_api_types::Member>,
         >,
@@ -1551,7 +1537,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListChangeRequestCommentsRequest,
             ::apigen_runtime::Page<::docs_api_types::Comment>,
         >,
@@ -1572,7 +1558,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateChangeRequestCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1593,7 +1579,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetChangeRequestCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1614,7 +1600,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateChangeRequestCommentRequest,
             ::docs_api_types::Comment,
         >,
@@ -1635,7 +1621,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteChangeRequestCommentRequest,
             (),
         >,
@@ -1656,7 +1642,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateChangeRequestCommentReplyRequest,
             ::docs_api_types::CommentReply,
         >,
@@ -1677,7 +1663,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListChangeRequestCommentRepliesRequest,
             ::apigen_runtime::Page<::docs_api_types::CommentReply>,
         >,

@@ -26,7 +26,7 @@ impl SearchSpaceContentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let query = __input.query_required::<::std::string::String>("query");
         if let ::core::option::Option::Some(__value) = &query {
@@ -60,9 +60,7 @@ impl SearchSpaceContentRequest {
         __input.finish()?;
         let ::core::option::Option::Some(query) = query else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "the query parameter `query` is required",
-                ),
+                crate::ApiError::bad_request("the query parameter `query` is required"),
             );
         };
         let limit = limit.unwrap_or(50i64);
@@ -108,7 +106,7 @@ impl GetSpaceContentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let metadata = __input.query::<bool>("metadata");
         let computed = __input.query::<bool>("computed");
@@ -149,15 +147,13 @@ impl ApplySpaceContentTemplateRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::ApplySpaceContentTemplateBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { space_id, body })
@@ -195,7 +191,7 @@ impl ListSpacePagesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let metadata = __input.query::<bool>("metadata");
         let computed = __input.query::<bool>("computed");
@@ -250,7 +246,7 @@ impl ListSpaceFilesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let metadata = __input.query::<bool>("metadata");
         let computed = __input.query::<bool>("computed");
@@ -321,7 +317,7 @@ impl GetSpaceFileRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let file_id = __input.path("fileId");
         let metadata = __input.query::<bool>("metadata");
@@ -375,7 +371,7 @@ impl ListSpaceFileBacklinksRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let file_id = __input.path("fileId");
         let page = __input.query::<::std::string::String>("page");
@@ -455,7 +451,7 @@ impl GetSpacePageRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let page_id = __input.path("pageId");
         let format = __input.query::<::std::string::String>("format");
@@ -530,7 +526,7 @@ impl ListSpacePageLinksRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let page_id = __input.path("pageId");
         let status = __input
@@ -606,7 +602,7 @@ impl GetChangeRequestContentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let metadata = __input.query::<bool>("metadata");
@@ -660,7 +656,7 @@ impl ListChangeRequestPagesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let metadata = __input.query::<bool>("metadata");
@@ -722,7 +718,7 @@ impl ListChangeRequestFilesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let metadata = __input.query::<bool>("metadata");
@@ -800,7 +796,7 @@ impl GetChangeRequestFileRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let file_id = __input.path("fileId");
@@ -861,7 +857,7 @@ impl ListChangeRequestFileBacklinksRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let file_id = __input.path("fileId");
@@ -948,7 +944,7 @@ impl GetChangeRequestPageRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let page_id = __input.path("pageId");
@@ -1030,7 +1026,7 @@ impl ListChangeRequestPageLinksRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let page_id = __input.path("pageId");
@@ -1093,7 +1089,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn search_space_content(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: SearchSpaceContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SearchResult>,
@@ -1107,7 +1103,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn get_space_content(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetSpaceContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision>;
     /// Apply a template to the content of a space.
@@ -1119,7 +1115,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn apply_space_content_template(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ApplySpaceContentTemplateRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the pages of the content of a space.
@@ -1131,7 +1127,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn list_space_pages(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSpacePagesRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList>;
     /// List the files of the content of a space.
@@ -1143,7 +1139,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn list_space_files(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSpaceFilesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::File>,
@@ -1157,7 +1153,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn get_space_file(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetSpaceFileRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File>;
     /// List the places that link to a file of a space.
@@ -1167,7 +1163,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn list_space_file_backlinks(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSpaceFileBacklinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Backlink>,
@@ -1183,7 +1179,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn get_space_page(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetSpacePageRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page>;
     /// List the links of a page of a space, with their status.
@@ -1193,7 +1189,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.5.
     fn list_space_page_links(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSpacePageLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList>;
     /// Get the revision of the content of a change request.
@@ -1205,7 +1201,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn get_change_request_content(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetChangeRequestContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision>;
     /// List the pages of the content of a change request.
@@ -1217,7 +1213,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn list_change_request_pages(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListChangeRequestPagesRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList>;
     /// List the files of the content of a change request.
@@ -1229,7 +1225,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn list_change_request_files(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListChangeRequestFilesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::File>,
@@ -1243,7 +1239,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn get_change_request_file(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetChangeRequestFileRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File>;
     /// List the places that link to a file of a change request.
@@ -1253,7 +1249,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn list_change_request_file_backlinks(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListChangeRequestFileBacklinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Backlink>,
@@ -1269,7 +1265,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn get_change_request_page(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetChangeRequestPageRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page>;
     /// List the links of a page of a change request, with their status.
@@ -1279,7 +1275,7 @@ pub trait ContentApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.7.
     fn list_change_request_page_links(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListChangeRequestPageLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList>;
 }
@@ -1290,7 +1286,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             SearchSpaceContentRequest,
             ::apigen_runtime::Page<::docs_api_types::SearchResult>,
         >,
@@ -1311,7 +1307,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetSpaceContentRequest,
             ::docs_api_types::Revision,
         >,
@@ -1332,7 +1328,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ApplySpaceContentTemplateRequest,
             (),
         >,
@@ -1353,7 +1349,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSpacePagesRequest,
             ::docs_api_types::PageList,
         >,
@@ -1374,7 +1370,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSpaceFilesRequest,
             ::apigen_runtime::Page<::docs_api_types::File>,
         >,
@@ -1395,7 +1391,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetSpaceFileRequest,
             ::docs_api_types::File,
         >,
@@ -1416,7 +1412,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSpaceFileBacklinksRequest,
             ::apigen_runtime::Page<::docs_api_types::Backlink>,
         >,
@@ -1437,7 +1433,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetSpacePageRequest,
             ::docs_api_types::Page,
         >,
@@ -1458,7 +1454,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSpacePageLinksRequest,
             ::docs_api_types::LinkReportList,
         >,
@@ -1479,7 +1475,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetChangeRequestContentRequest,
             ::docs_api_types::Revision,
         >,
@@ -1500,7 +1496,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListChangeRequestPagesRequest,
             ::docs_api_types::PageList,
         >,
@@ -1521,7 +1517,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListChangeRequestFilesRequest,
             ::apigen_runtime::Page<::docs_api_types::File>,
         >,
@@ -1542,7 +1538,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetChangeRequestFileRequest,
             ::docs_api_types::File,
         >,
@@ -1563,7 +1559,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListChangeRequestFileBacklinksRequest,
             ::apigen_runtime::Page<::docs_api_types::Backlink>,
         >,
@@ -1584,7 +1580,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetChangeRequestPageRequest,
             ::docs_api_types::Page,
         >,
@@ -1605,7 +1601,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListChangeRequestPageLinksRequest,
             ::docs_api_types::LinkReportList,
         >,

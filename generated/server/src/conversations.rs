@@ -34,7 +34,7 @@ impl ListOrganizationConversationClustersRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let order = __input
             .query::<::std::string::String>("order")
@@ -126,7 +126,7 @@ impl ListOrganizationConversationsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let source = __input.query::<::std::string::String>("source");
         let page = __input.query::<::std::string::String>("page");
@@ -182,15 +182,13 @@ impl IngestOrganizationConversationsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let body = __input.body::<::docs_api_types::IngestConversationsBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { organization_id, body })
@@ -236,7 +234,7 @@ impl ListOrganizationConversationIssuesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let cluster = __input.query::<::std::string::String>("cluster");
         let conversation = __input.query::<::std::string::String>("conversation");
@@ -297,7 +295,7 @@ impl GetConversationIssueRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let issue_id = __input.path("issueId");
         __input.finish()?;
@@ -332,7 +330,7 @@ impl GetConversationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let conversation_id = __input.path("conversationId");
         __input.finish()?;
@@ -364,7 +362,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn list_organization_conversation_clusters(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationConversationClustersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
@@ -376,7 +374,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn list_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationConversationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Conversation>,
@@ -390,7 +388,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn ingest_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: IngestOrganizationConversationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the conversation issues of an organization, each with its conversation.
@@ -400,7 +398,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn list_organization_conversation_issues(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationConversationIssuesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
@@ -412,7 +410,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn get_conversation_issue(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetConversationIssueRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ConversationIssueEntry,
@@ -424,7 +422,7 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn get_conversation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetConversationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ConversationDetail>;
 }
@@ -435,7 +433,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationConversationClustersRequest,
             ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
         >,
@@ -456,7 +454,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationConversationsRequest,
             ::apigen_runtime::Page<::docs_api_types::Conversation>,
         >,
@@ -477,7 +475,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             IngestOrganizationConversationsRequest,
             (),
         >,
@@ -498,7 +496,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationConversationIssuesRequest,
             ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
         >,
@@ -519,7 +517,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetConversationIssueRequest,
             ::docs_api_types::ConversationIssueEntry,
         >,
@@ -540,7 +538,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetConversationRequest,
             ::docs_api_types::ConversationDetail,
         >,

@@ -16,15 +16,13 @@ impl ImportSpaceFromGitRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::ImportSpaceFromGitBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { space_id, body })
@@ -56,15 +54,13 @@ impl ExportSpaceToGitRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::ExportSpaceToGitBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { space_id, body })
@@ -94,7 +90,7 @@ impl GetSpaceGitInfoRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { space_id })
@@ -123,7 +119,7 @@ impl DeleteSpaceGitLegacyInstallationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { space_id })
@@ -153,7 +149,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4.
     fn import_space_from_git(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ImportSpaceFromGitRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Export the content of a space to a Git repository.
@@ -167,7 +163,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4.
     fn export_space_to_git(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ExportSpaceToGitRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Get the Git information of a space.
@@ -177,7 +173,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4, §2.7.
     fn get_space_git_info(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetSpaceGitInfoRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SpaceGitInfo>;
     /// Remove the legacy Git installation of a space.
@@ -191,7 +187,7 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4.
     fn delete_space_git_legacy_installation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteSpaceGitLegacyInstallationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
 }
@@ -202,7 +198,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ImportSpaceFromGitRequest,
             (),
         >,
@@ -223,7 +219,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ExportSpaceToGitRequest,
             (),
         >,
@@ -244,7 +240,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetSpaceGitInfoRequest,
             ::docs_api_types::SpaceGitInfo,
         >,
@@ -265,7 +261,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteSpaceGitLegacyInstallationRequest,
             (),
         >,

@@ -50,7 +50,7 @@ impl ListIntegrationsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -152,7 +152,7 @@ impl GetIntegrationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -196,7 +196,7 @@ impl PublishIntegrationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -215,9 +215,7 @@ impl PublishIntegrationRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { integration_name, body })
@@ -247,7 +245,7 @@ impl DeleteIntegrationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -301,7 +299,7 @@ impl ListIntegrationInstallationsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -370,7 +368,7 @@ impl InstallIntegrationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -389,9 +387,7 @@ impl InstallIntegrationRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { integration_name, body })
@@ -429,7 +425,7 @@ impl ListIntegrationEventsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -497,7 +493,7 @@ impl GetIntegrationEventRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -557,7 +553,7 @@ impl ListIntegrationSpacesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -644,7 +640,7 @@ impl ListIntegrationSitesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -717,7 +713,7 @@ impl UpdateIntegrationDevModeRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
@@ -736,9 +732,7 @@ impl UpdateIntegrationDevModeRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { integration_name, body })
@@ -774,7 +768,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_integrations(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListIntegrationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Integration>,
@@ -801,7 +795,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_integration(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Integration>;
     /// Publish an integration (a new one, or a new version of an existing one).
@@ -831,7 +825,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn publish_integration(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: PublishIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Integration>;
     /// Delete an integration.
@@ -849,7 +843,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_integration(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// List the installations of an integration.
@@ -874,7 +868,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_integration_installations(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListIntegrationInstallationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Installation>,
@@ -901,7 +895,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn install_integration(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: InstallIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Installation>;
     /// List the events delivered to an integration.
@@ -926,7 +920,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_integration_events(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListIntegrationEventsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
@@ -954,7 +948,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_integration_event(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetIntegrationEventRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::IntegrationEventDetail,
@@ -982,7 +976,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_integration_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListIntegrationSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
@@ -1010,7 +1004,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_integration_sites(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListIntegrationSitesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
@@ -1040,7 +1034,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_integration_dev_mode(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateIntegrationDevModeRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
 }
@@ -1051,7 +1045,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListIntegrationsRequest,
             ::apigen_runtime::Page<::docs_api_types::Integration>,
         >,
@@ -1072,7 +1066,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetIntegrationRequest,
             ::docs_api_types::Integration,
         >,
@@ -1093,7 +1087,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             PublishIntegrationRequest,
             ::docs_api_types::Integration,
         >,
@@ -1114,7 +1108,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteIntegrationRequest,
             (),
         >,
@@ -1135,7 +1129,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListIntegrationInstallationsRequest,
             ::apigen_runtime::Page<::docs_api_types::Installation>,
         >,
@@ -1156,7 +1150,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             InstallIntegrationRequest,
             ::docs_api_types::Installation,
         >,
@@ -1177,7 +1171,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListIntegrationEventsRequest,
             ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
         >,
@@ -1198,7 +1192,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetIntegrationEventRequest,
             ::docs_api_types::IntegrationEventDetail,
         >,
@@ -1219,7 +1213,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListIntegrationSpacesRequest,
             ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
         >,
@@ -1240,7 +1234,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListIntegrationSitesRequest,
             ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
         >,
@@ -1261,7 +1255,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateIntegrationDevModeRequest,
             (),
         >,

@@ -38,7 +38,7 @@ impl ListOrganizationMembersRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let order = __input
             .query::<::std::string::String>("order")
@@ -128,7 +128,7 @@ impl GetOrganizationMemberRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
         __input.finish()?;
@@ -163,7 +163,7 @@ impl DeleteOrganizationMemberRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
         __input.finish()?;
@@ -200,16 +200,14 @@ impl UpdateOrganizationMemberRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
         let body = __input.body::<::docs_api_types::UpdateOrganizationMemberBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -244,7 +242,7 @@ impl PingOrganizationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { organization_id })
@@ -277,7 +275,7 @@ impl SetOrganizationMemberSsoRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
         __input.finish()?;
@@ -324,7 +322,7 @@ impl ListOrganizationMemberSpacesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
         let order = __input
@@ -407,7 +405,7 @@ impl ListOrganizationMemberTeamsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
         let title = __input.query::<::std::string::String>("title");
@@ -460,7 +458,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn list_organization_members(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationMembersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Member>,
@@ -472,7 +470,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn get_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member>;
     /// Remove a member from an organization.
@@ -484,7 +482,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4, §7.
     fn delete_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Change the role of a member of an organization.
@@ -496,7 +494,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn update_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member>;
     /// Record that the caller is active in an organization.
@@ -509,7 +507,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4, §5.
     fn ping_organization(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: PingOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::PingOrganizationResponse,
@@ -521,7 +519,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn set_organization_member_sso(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: SetOrganizationMemberSsoRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member>;
     /// List the spaces a member of an organization can access.
@@ -531,7 +529,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn list_organization_member_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationMemberSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
@@ -543,7 +541,7 @@ pub trait MembersApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.4.
     fn list_organization_member_teams(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationMemberTeamsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
@@ -556,7 +554,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationMembersRequest,
             ::apigen_runtime::Page<::docs_api_types::Member>,
         >,
@@ -577,7 +575,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetOrganizationMemberRequest,
             ::docs_api_types::Member,
         >,
@@ -598,7 +596,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteOrganizationMemberRequest,
             (),
         >,
@@ -619,7 +617,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateOrganizationMemberRequest,
             ::docs_api_types::Member,
         >,
@@ -640,7 +638,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             PingOrganizationRequest,
             ::docs_api_types::PingOrganizationResponse,
         >,
@@ -661,7 +659,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             SetOrganizationMemberSsoRequest,
             ::docs_api_types::Member,
         >,
@@ -682,7 +680,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationMemberSpacesRequest,
             ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
         >,
@@ -703,7 +701,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationMemberTeamsRequest,
             ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
         >,

@@ -22,7 +22,7 @@ impl ListOrganizationOpenApiSpecsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
@@ -75,15 +75,13 @@ impl CreateOrganizationOpenApiSpecRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let body = __input.body::<::docs_api_types::CreateOpenApiSpecBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { organization_id, body })
@@ -117,7 +115,7 @@ impl GetOpenApiSpecRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
         );
@@ -172,7 +170,7 @@ impl CreateOrUpdateOpenApiSpecRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
         );
@@ -197,9 +195,7 @@ impl CreateOrUpdateOpenApiSpecRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -238,7 +234,7 @@ impl DeleteOpenApiSpecRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
         );
@@ -293,7 +289,7 @@ impl UpdateOpenApiSpecRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
         );
@@ -318,9 +314,7 @@ impl UpdateOpenApiSpecRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -351,7 +345,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn list_organization_open_api_specs(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationOpenApiSpecsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
@@ -365,7 +359,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §3.4, §4.9.
     fn create_organization_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateOrganizationOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
     /// Get an OpenAPI spec by its slug.
@@ -375,7 +369,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn get_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
     /// Create an OpenAPI spec with this slug, or update the source of the existing one.
@@ -387,7 +381,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §3.4, §4.9.
     fn create_or_update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateOrUpdateOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
     /// Delete an OpenAPI spec.
@@ -399,7 +393,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn delete_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Change the visibility of an OpenAPI spec.
@@ -409,7 +403,7 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec>;
 }
@@ -420,7 +414,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationOpenApiSpecsRequest,
             ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
         >,
@@ -441,7 +435,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateOrganizationOpenApiSpecRequest,
             ::docs_api_types::OpenApiSpec,
         >,
@@ -462,7 +456,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetOpenApiSpecRequest,
             ::docs_api_types::OpenApiSpec,
         >,
@@ -483,7 +477,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateOrUpdateOpenApiSpecRequest,
             ::docs_api_types::OpenApiSpec,
         >,
@@ -504,7 +498,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteOpenApiSpecRequest,
             (),
         >,
@@ -525,7 +519,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateOpenApiSpecRequest,
             ::docs_api_types::OpenApiSpec,
         >,

@@ -18,7 +18,7 @@ impl ListOrganizationsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {
@@ -63,7 +63,7 @@ impl GetOrganizationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { organization_id })
@@ -94,15 +94,13 @@ impl UpdateOrganizationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let body = __input.body::<::docs_api_types::UpdateOrganizationBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { organization_id, body })
@@ -136,7 +134,7 @@ impl DeleteOrganizationInviteLinkRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let invite_id = __input.path("inviteId");
         __input.finish()?;
@@ -167,7 +165,7 @@ impl JoinOrganizationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { organization_id })
@@ -208,7 +206,7 @@ impl SearchOrganizationContentRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let query = __input.query_required::<::std::string::String>("query");
         let page = __input.query::<::std::string::String>("page");
@@ -229,9 +227,7 @@ impl SearchOrganizationContentRequest {
         __input.finish()?;
         let ::core::option::Option::Some(query) = query else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "the query parameter `query` is required",
-                ),
+                crate::ApiError::bad_request("the query parameter `query` is required"),
             );
         };
         let limit = limit.unwrap_or(50i64);
@@ -269,7 +265,7 @@ impl GetOrganizationAgentInstructionsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { organization_id })
@@ -300,16 +296,14 @@ impl UpdateOrganizationAgentInstructionsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let body = __input
             .body::<::docs_api_types::UpdateOrganizationAgentInstructionsBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { organization_id, body })
@@ -339,7 +333,7 @@ impl ListOrganizationsByEmailDomainRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let email_domain = __input.path("emailDomain");
         __input.finish()?;
         ::core::result::Result::Ok(Self { email_domain })
@@ -370,7 +364,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organizations(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Organization>,
@@ -397,7 +391,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_organization(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Organization>;
     /// Update an organization.
@@ -435,7 +429,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// `site-structure-no-content`. The sandbox answers 200 with the resource.
     fn update_organization(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationAnswer,
@@ -455,7 +449,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_organization_invite_link(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteOrganizationInviteLinkRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Join an organization as the calling user.
@@ -483,7 +477,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn join_organization(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: JoinOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Search the content of an organization.
@@ -501,7 +495,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn search_organization_content(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: SearchOrganizationContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
@@ -519,7 +513,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_organization_agent_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetOrganizationAgentInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::OrganizationAgentInstructions,
@@ -551,7 +545,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// `site-structure-no-content`. The sandbox answers 200 with the resource.
     fn update_organization_agent_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateOrganizationAgentInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
@@ -571,7 +565,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organizations_by_email_domain(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationsByEmailDomainRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::EmailDomainOrganizations,
@@ -584,7 +578,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationsRequest,
             ::apigen_runtime::Page<::docs_api_types::Organization>,
         >,
@@ -605,7 +599,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetOrganizationRequest,
             ::docs_api_types::Organization,
         >,
@@ -626,7 +620,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateOrganizationRequest,
             ::docs_api_types::UpdateOrganizationAnswer,
         >,
@@ -637,7 +631,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             media: &'static str,
         ) -> ::core::result::Result<
             ::apigen_runtime::codegen::server::axum::response::Response,
-            ::apigen_runtime::server::ApiError,
+            crate::ApiError,
         > {
             match value {
                 ::docs_api_types::UpdateOrganizationAnswer::Ok(body) => {
@@ -664,7 +658,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteOrganizationInviteLinkRequest,
             (),
         >,
@@ -685,7 +679,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             JoinOrganizationRequest,
             (),
         >,
@@ -706,7 +700,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             SearchOrganizationContentRequest,
             ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
         >,
@@ -727,7 +721,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetOrganizationAgentInstructionsRequest,
             ::docs_api_types::OrganizationAgentInstructions,
         >,
@@ -748,7 +742,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateOrganizationAgentInstructionsRequest,
             ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
         >,
@@ -759,7 +753,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             media: &'static str,
         ) -> ::core::result::Result<
             ::apigen_runtime::codegen::server::axum::response::Response,
-            ::apigen_runtime::server::ApiError,
+            crate::ApiError,
         > {
             match value {
                 ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer::Ok(body) => {
@@ -786,7 +780,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationsByEmailDomainRequest,
             ::docs_api_types::EmailDomainOrganizations,
         >,

@@ -44,7 +44,7 @@ impl ListSiteSectionsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let share_key = __input.query::<::std::string::String>("shareKey");
@@ -107,16 +107,14 @@ impl CreateSiteSectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let body = __input.body::<::docs_api_types::CreateSiteSectionBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -159,7 +157,7 @@ impl DeleteSiteSectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_section_id = __input.path("siteSectionId");
@@ -206,7 +204,7 @@ impl UpdateSiteSectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_section_id = __input.path("siteSectionId");
@@ -214,9 +212,7 @@ impl UpdateSiteSectionRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -263,7 +259,7 @@ impl MoveSiteSectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_section_id = __input.path("siteSectionId");
@@ -271,9 +267,7 @@ impl MoveSiteSectionRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -345,7 +339,7 @@ impl ListSiteSpacesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let share_key = __input.query::<::std::string::String>("shareKey");
@@ -411,16 +405,14 @@ impl CreateSiteSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let body = __input.body::<::docs_api_types::CreateSiteSpaceBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -463,7 +455,7 @@ impl DeleteSiteSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_space_id = __input.path("siteSpaceId");
@@ -510,7 +502,7 @@ impl UpdateSiteSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_space_id = __input.path("siteSpaceId");
@@ -518,9 +510,7 @@ impl UpdateSiteSpaceRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -567,7 +557,7 @@ impl MoveSiteSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_space_id = __input.path("siteSpaceId");
@@ -575,9 +565,7 @@ impl MoveSiteSpaceRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -626,7 +614,7 @@ impl ListSiteSectionGroupsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let page = __input.query::<::std::string::String>("page");
@@ -686,16 +674,14 @@ impl CreateSiteSectionGroupRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let body = __input.body::<::docs_api_types::CreateSiteSectionGroupBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -738,7 +724,7 @@ impl DeleteSiteSectionGroupRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_section_group_id = __input.path("siteSectionGroupId");
@@ -785,7 +771,7 @@ impl UpdateSiteSectionGroupRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_section_group_id = __input.path("siteSectionGroupId");
@@ -793,9 +779,7 @@ impl UpdateSiteSectionGroupRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -842,7 +826,7 @@ impl AddSiteSectionGroupSectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_section_group_id = __input.path("siteSectionGroupId");
@@ -851,9 +835,7 @@ impl AddSiteSectionGroupSectionRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -902,7 +884,7 @@ impl RemoveSiteSectionGroupSectionRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_section_group_id = __input.path("siteSectionGroupId");
@@ -952,7 +934,7 @@ impl MoveSiteSectionGroupRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let site_section_group_id = __input.path("siteSectionGroupId");
@@ -960,9 +942,7 @@ impl MoveSiteSectionGroupRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -1007,7 +987,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_site_sections(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSiteSectionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
@@ -1027,7 +1007,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection>;
     /// Delete a section of a site.
@@ -1045,7 +1025,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a section of a site.
@@ -1070,7 +1050,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// `update-no-content` do. The sandbox answers with the resource.
     fn update_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSiteSectionAnswer,
@@ -1098,7 +1078,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     )]
     fn move_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: MoveSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection>;
     /// List the site spaces of a site.
@@ -1116,7 +1096,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_site_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSiteSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
@@ -1141,7 +1121,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// `update-no-content` do. The sandbox answers with the resource.
     fn create_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CreateSiteSpaceAnswer>;
     /// Remove a site space from a site.
@@ -1159,7 +1139,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a site space.
@@ -1184,7 +1164,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// `update-no-content` do. The sandbox answers with the resource.
     fn update_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::UpdateSiteSpaceAnswer>;
     /// Move a site space to another position among its siblings.
@@ -1210,7 +1190,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     )]
     fn move_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: MoveSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace>;
     /// List the section groups of a site.
@@ -1226,7 +1206,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_site_section_groups(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSiteSectionGroupsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
@@ -1244,7 +1224,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
     /// Delete a section group of a site.
@@ -1262,7 +1242,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a section group of a site.
@@ -1287,7 +1267,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// `update-no-content` do. The sandbox answers with the resource.
     fn update_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSiteSectionGroupAnswer,
@@ -1307,7 +1287,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn add_site_section_group_section(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: AddSiteSectionGroupSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
     /// Remove a section from a section group.
@@ -1325,7 +1305,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn remove_site_section_group_section(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: RemoveSiteSectionGroupSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Move a section group to another position.
@@ -1351,7 +1331,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn move_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: MoveSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup>;
 }
@@ -1362,7 +1342,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSiteSectionsRequest,
             ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
         >,
@@ -1383,7 +1363,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateSiteSectionRequest,
             ::docs_api_types::SiteSection,
         >,
@@ -1404,7 +1384,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteSiteSectionRequest,
             (),
         >,
@@ -1425,7 +1405,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateSiteSectionRequest,
             ::docs_api_types::UpdateSiteSectionAnswer,
         >,
@@ -1436,7 +1416,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             media: &'static str,
         ) -> ::core::result::Result<
             ::apigen_runtime::codegen::server::axum::response::Response,
-            ::apigen_runtime::server::ApiError,
+            crate::ApiError,
         > {
             match value {
                 ::docs_api_types::UpdateSiteSectionAnswer::Ok(body) => {
@@ -1463,7 +1443,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             MoveSiteSectionRequest,
             ::docs_api_types::SiteSection,
         >,
@@ -1484,7 +1464,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSiteSpacesRequest,
             ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
         >,
@@ -1505,7 +1485,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateSiteSpaceRequest,
             ::docs_api_types::CreateSiteSpaceAnswer,
         >,
@@ -1516,7 +1496,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             media: &'static str,
         ) -> ::core::result::Result<
             ::apigen_runtime::codegen::server::axum::response::Response,
-            ::apigen_runtime::server::ApiError,
+            crate::ApiError,
         > {
             match value {
                 ::docs_api_types::CreateSiteSpaceAnswer::Created(body) => {
@@ -1543,7 +1523,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteSiteSpaceRequest,
             (),
         >,
@@ -1564,7 +1544,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateSiteSpaceRequest,
             ::docs_api_types::UpdateSiteSpaceAnswer,
         >,
@@ -1575,7 +1555,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             media: &'static str,
         ) -> ::core::result::Result<
             ::apigen_runtime::codegen::server::axum::response::Response,
-            ::apigen_runtime::server::ApiError,
+            crate::ApiError,
         > {
             match value {
                 ::docs_api_types::UpdateSiteSpaceAnswer::Ok(body) => {
@@ -1602,7 +1582,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             MoveSiteSpaceRequest,
             ::docs_api_types::SiteSpace,
         >,
@@ -1623,7 +1603,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSiteSectionGroupsRequest,
             ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
         >,
@@ -1644,7 +1624,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateSiteSectionGroupRequest,
             ::docs_api_types::SiteSectionGroup,
         >,
@@ -1665,7 +1645,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteSiteSectionGroupRequest,
             (),
         >,
@@ -1686,7 +1666,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateSiteSectionGroupRequest,
             ::docs_api_types::UpdateSiteSectionGroupAnswer,
         >,
@@ -1697,7 +1677,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             media: &'static str,
         ) -> ::core::result::Result<
             ::apigen_runtime::codegen::server::axum::response::Response,
-            ::apigen_runtime::server::ApiError,
+            crate::ApiError,
         > {
             match value {
                 ::docs_api_types::UpdateSiteSectionGroupAnswer::Ok(body) => {
@@ -1724,7 +1704,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             AddSiteSectionGroupSectionRequest,
             ::docs_api_types::SiteSectionGroup,
         >,
@@ -1745,7 +1725,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             RemoveSiteSectionGroupSectionRequest,
             (),
         >,
@@ -1766,7 +1746,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             MoveSiteSectionGroupRequest,
             ::docs_api_types::SiteSectionGroup,
         >,

@@ -34,7 +34,7 @@ impl ListOrganizationSitesRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let space = __input.query::<::std::string::String>("space");
         let title = __input.query::<::std::string::String>("title");
@@ -96,15 +96,13 @@ impl CreateOrganizationSiteRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let body = __input.body::<::docs_api_types::CreateSiteBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { organization_id, body })
@@ -138,7 +136,7 @@ impl GetSiteRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         __input.finish()?;
@@ -173,7 +171,7 @@ impl DeleteSiteRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         __input.finish()?;
@@ -210,16 +208,14 @@ impl UpdateSiteRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let body = __input.body::<::docs_api_types::UpdateSiteBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -258,7 +254,7 @@ impl GetSiteAdaptiveSchemaRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         __input.finish()?;
@@ -295,16 +291,14 @@ impl UpdateSiteAdaptiveSchemaRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let body = __input.body::<::docs_api_types::UpdateSiteAdaptiveSchemaBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -343,7 +337,7 @@ impl ListSiteTemplateConditionsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         __input.finish()?;
@@ -394,7 +388,7 @@ impl GetPublishedSiteRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         let share_key = __input.query::<::std::string::String>("shareKey");
@@ -435,7 +429,7 @@ impl PublishSiteRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let site_id = __input.path("siteId");
         __input.finish()?;
@@ -472,7 +466,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organization_sites(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationSitesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Site>,
@@ -492,7 +486,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_organization_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateOrganizationSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site>;
     /// Get a site.
@@ -517,7 +511,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site>;
     /// Delete a site.
@@ -535,7 +529,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a site.
@@ -553,7 +547,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn update_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site>;
     /// Get the adaptive schema (visitor attributes schema) of a site.
@@ -579,7 +573,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetSiteAdaptiveSchemaRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteAdaptiveSchema>;
     /// Set the adaptive schema (visitor attributes schema) of a site.
@@ -617,7 +611,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// `site-structure-no-content`. The sandbox answers 200 with the resource.
     fn update_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateSiteAdaptiveSchemaRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
@@ -637,7 +631,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_site_template_conditions(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSiteTemplateConditionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::SiteTemplateConditionList,
@@ -665,7 +659,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_published_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetPublishedSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PublishedContentSite>;
     /// Publish a site.
@@ -695,7 +689,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// The sandbox has no billing and always answers the site.
     fn publish_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: PublishSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SitePublication>;
 }
@@ -706,7 +700,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationSitesRequest,
             ::apigen_runtime::Page<::docs_api_types::Site>,
         >,
@@ -727,7 +721,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateOrganizationSiteRequest,
             ::docs_api_types::Site,
         >,
@@ -748,7 +742,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetSiteRequest,
             ::docs_api_types::Site,
         >,
@@ -769,7 +763,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteSiteRequest,
             (),
         >,
@@ -790,7 +784,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateSiteRequest,
             ::docs_api_types::Site,
         >,
@@ -811,7 +805,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetSiteAdaptiveSchemaRequest,
             ::docs_api_types::SiteAdaptiveSchema,
         >,
@@ -832,7 +826,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateSiteAdaptiveSchemaRequest,
             ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
         >,
@@ -843,7 +837,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             media: &'static str,
         ) -> ::core::result::Result<
             ::apigen_runtime::codegen::server::axum::response::Response,
-            ::apigen_runtime::server::ApiError,
+            crate::ApiError,
         > {
             match value {
                 ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer::Ok(body) => {
@@ -870,7 +864,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSiteTemplateConditionsRequest,
             ::docs_api_types::SiteTemplateConditionList,
         >,
@@ -891,7 +885,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetPublishedSiteRequest,
             ::docs_api_types::PublishedContentSite,
         >,
@@ -912,7 +906,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             PublishSiteRequest,
             ::docs_api_types::SitePublication,
         >,

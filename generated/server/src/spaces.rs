@@ -29,7 +29,7 @@ impl GetSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let share_key = __input.query::<::std::string::String>("shareKey");
         __input.finish()?;
@@ -60,7 +60,7 @@ impl DeleteSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { space_id })
@@ -91,15 +91,13 @@ impl UpdateSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::UpdateSpaceBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { space_id, body })
@@ -129,7 +127,7 @@ impl DuplicateSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { space_id })
@@ -158,7 +156,7 @@ impl RestoreSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         __input.finish()?;
         ::core::result::Result::Ok(Self { space_id })
@@ -189,15 +187,13 @@ impl MoveSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::MoveSpaceBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { space_id, body })
@@ -229,15 +225,13 @@ impl TransferSpaceRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::TransferSpaceBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { space_id, body })
@@ -279,7 +273,7 @@ impl ListSpaceLinksRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let space_id = __input.path("spaceId");
         let status = __input
             .query::<::std::string::String>("status")
@@ -338,7 +332,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.2, §5.
     fn get_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Delete a space.
@@ -352,7 +346,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §3.1, §4.2, §7.
     fn delete_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a space.
@@ -366,7 +360,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §3.1, §4.2.
     fn update_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Duplicate a space.
@@ -378,7 +372,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.2.
     fn duplicate_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DuplicateSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Restore a deleted space.
@@ -402,7 +396,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     fn restore_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: RestoreSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Move a space into another collection, or to another position among its siblings.
@@ -412,7 +406,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.2.
     fn move_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: MoveSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// Transfer a space to another organization, a collection, or both.
@@ -431,7 +425,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// is moved into a collection with `moveSpace` (`parent`).
     fn transfer_space(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: TransferSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space>;
     /// List the links of a space, with their status.
@@ -443,7 +437,7 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §2.11, §4.2.
     fn list_space_links(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListSpaceLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList>;
 }
@@ -454,7 +448,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -475,7 +469,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteSpaceRequest,
             (),
         >,
@@ -496,7 +490,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -517,7 +511,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DuplicateSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -538,7 +532,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             RestoreSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -559,7 +553,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             MoveSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -580,7 +574,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             TransferSpaceRequest,
             ::docs_api_types::Space,
         >,
@@ -601,7 +595,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListSpaceLinksRequest,
             ::docs_api_types::LinkReportList,
         >,

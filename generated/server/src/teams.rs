@@ -30,7 +30,7 @@ impl ListOrganizationTeamsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let owner = __input.query::<::std::string::String>("owner");
         let title = __input.query::<::std::string::String>("title");
@@ -89,15 +89,13 @@ impl CreateOrganizationTeamRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let body = __input.body::<::docs_api_types::CreateTeamBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { organization_id, body })
@@ -131,7 +129,7 @@ impl GetOrganizationTeamRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let team_id = __input.path("teamId");
         __input.finish()?;
@@ -166,7 +164,7 @@ impl DeleteOrganizationTeamRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let team_id = __input.path("teamId");
         __input.finish()?;
@@ -203,16 +201,14 @@ impl UpdateOrganizationTeamRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let team_id = __input.path("teamId");
         let body = __input.body::<::docs_api_types::UpdateTeamBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -249,7 +245,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn list_organization_teams(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationTeamsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Team>,
@@ -269,7 +265,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn create_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team>;
     /// Get a team of an organization.
@@ -285,7 +281,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn get_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team>;
     /// Delete a team of an organization.
@@ -303,7 +299,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     /// too, one status for one operation shape.
     fn delete_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Update a team of an organization.
@@ -333,7 +329,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     /// `site-structure-no-content`. The sandbox answers 200 with the resource.
     fn update_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationTeamAnswer,
@@ -346,7 +342,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationTeamsRequest,
             ::apigen_runtime::Page<::docs_api_types::Team>,
         >,
@@ -367,7 +363,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateOrganizationTeamRequest,
             ::docs_api_types::Team,
         >,
@@ -388,7 +384,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetOrganizationTeamRequest,
             ::docs_api_types::Team,
         >,
@@ -409,7 +405,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteOrganizationTeamRequest,
             (),
         >,
@@ -430,7 +426,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateOrganizationTeamRequest,
             ::docs_api_types::UpdateOrganizationTeamAnswer,
         >,
@@ -441,7 +437,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             media: &'static str,
         ) -> ::core::result::Result<
             ::apigen_runtime::codegen::server::axum::response::Response,
-            ::apigen_runtime::server::ApiError,
+            crate::ApiError,
         > {
             match value {
                 ::docs_api_types::UpdateOrganizationTeamAnswer::Ok(body) => {

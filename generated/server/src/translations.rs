@@ -22,7 +22,7 @@ impl ListOrganizationTranslationsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
@@ -75,15 +75,13 @@ impl CreateOrganizationTranslationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let body = __input.body::<::docs_api_types::CreateTranslationBody>(true);
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self { organization_id, body })
@@ -117,7 +115,7 @@ impl GetTranslationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let translation_id = __input.path("translationId");
         __input.finish()?;
@@ -157,7 +155,7 @@ impl UpdateTranslationInstructionsRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let translation_id = __input.path("translationId");
         let body = __input
@@ -165,9 +163,7 @@ impl UpdateTranslationInstructionsRequest {
         __input.finish()?;
         let ::core::option::Option::Some(body) = body else {
             return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
+                crate::ApiError::bad_request("a JSON body is required"),
             );
         };
         ::core::result::Result::Ok(Self {
@@ -206,7 +202,7 @@ impl DeleteTranslationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let translation_id = __input.path("translationId");
         __input.finish()?;
@@ -244,7 +240,7 @@ impl RunTranslationRequest {
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
         __input: &mut ::apigen_runtime::server::Input,
-    ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+    ) -> ::core::result::Result<Self, crate::ApiError> {
         let organization_id = __input.path("organizationId");
         let translation_id = __input.path("translationId");
         __input.finish()?;
@@ -274,7 +270,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn list_organization_translations(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: ListOrganizationTranslationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Translation>,
@@ -288,7 +284,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn create_organization_translation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: CreateOrganizationTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation>;
     /// Get a translation.
@@ -298,7 +294,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn get_translation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: GetTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation>;
     /// Update the instructions of a translation.
@@ -310,7 +306,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn update_translation_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: UpdateTranslationInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation>;
     /// Delete a translation.
@@ -322,7 +318,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn delete_translation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: DeleteTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
     /// Run a translation.
@@ -337,7 +333,7 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Gap `translation-values`: Both are open enumerations listing their sample; other values are kept as they are and the server accepts them. No transition is enforced.
     fn run_translation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: crate::Context<Self::Principal>,
         request: RunTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()>;
 }
@@ -348,7 +344,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             ListOrganizationTranslationsRequest,
             ::apigen_runtime::Page<::docs_api_types::Translation>,
         >,
@@ -369,7 +365,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             CreateOrganizationTranslationRequest,
             ::docs_api_types::Translation,
         >,
@@ -390,7 +386,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             GetTranslationRequest,
             ::docs_api_types::Translation,
         >,
@@ -411,7 +407,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             UpdateTranslationInstructionsRequest,
             ::docs_api_types::Translation,
         >,
@@ -432,7 +428,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             DeleteTranslationRequest,
             (),
         >,
@@ -453,7 +449,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         mut self,
         handler: impl ::apigen_runtime::server::Handler<
             S,
-            ::apigen_runtime::server::Context<S::Principal>,
+            crate::Context<S::Principal>,
             RunTranslationRequest,
             (),
         >,

@@ -73,7 +73,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::ChangeRequestsApi for super::MockService {
     fn list_space_change_requests(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSpaceChangeRequestsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
@@ -82,21 +82,21 @@ impl crate::ChangeRequestsApi for super::MockService {
     }
     fn create_space_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateSpaceChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest> {
         self.call("createSpaceChangeRequest", &context, &request)
     }
     fn get_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequest> {
         self.call("getChangeRequest", &context, &request)
     }
     fn update_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateChangeRequestAnswer,
@@ -112,7 +112,7 @@ impl crate::ChangeRequestsApi for super::MockService {
     }
     fn merge_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::MergeChangeRequestRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ChangeRequestMergeResult,
@@ -121,7 +121,7 @@ impl crate::ChangeRequestsApi for super::MockService {
     }
     fn update_change_request_from_main(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateChangeRequestFromMainRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ChangeRequestUpdateResult,
@@ -130,14 +130,14 @@ impl crate::ChangeRequestsApi for super::MockService {
     }
     fn get_change_request_pdf(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetChangeRequestPdfRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ChangeRequestPdf> {
         self.call("getChangeRequestPdf", &context, &request)
     }
     fn list_organization_change_requests(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationChangeRequestsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,

@@ -73,28 +73,28 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::CollectionsApi for super::MockService {
     fn get_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("getCollection", &context, &request)
     }
     fn delete_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteCollection", &context, &request)
     }
     fn update_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("updateCollection", &context, &request)
     }
     fn list_collection_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListCollectionSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Space>,
@@ -103,21 +103,21 @@ impl crate::CollectionsApi for super::MockService {
     }
     fn move_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::MoveCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("moveCollection", &context, &request)
     }
     fn transfer_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::TransferCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("transferCollection", &context, &request)
     }
     fn list_organization_collections(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationCollectionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Collection>,
@@ -126,7 +126,7 @@ impl crate::CollectionsApi for super::MockService {
     }
     fn create_organization_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateOrganizationCollectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Collection> {
         self.call("createOrganizationCollection", &context, &request)

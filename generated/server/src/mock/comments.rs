@@ -145,7 +145,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::CommentsApi for super::MockService {
     fn list_space_comments(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSpaceCommentsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Comment>,
@@ -154,49 +154,49 @@ impl crate::CommentsApi for super::MockService {
     }
     fn create_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("createSpaceComment", &context, &request)
     }
     fn get_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("getSpaceComment", &context, &request)
     }
     fn update_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("updateSpaceComment", &context, &request)
     }
     fn delete_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteSpaceCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpaceComment", &context, &request)
     }
     fn create_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply> {
         self.call("createSpaceCommentReply", &context, &request)
     }
     fn get_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply> {
         self.call("getSpaceCommentReply", &context, &request)
     }
     fn update_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSpaceCommentReplyAnswer,
@@ -212,14 +212,14 @@ impl crate::CommentsApi for super::MockService {
     }
     fn delete_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteSpaceCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpaceCommentReply", &context, &request)
     }
     fn list_space_commenters(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSpaceCommentersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Member>,
@@ -228,7 +228,7 @@ impl crate::CommentsApi for super::MockService {
     }
     fn list_change_request_comments(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListChangeRequestCommentsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Comment>,
@@ -237,42 +237,42 @@ impl crate::CommentsApi for super::MockService {
     }
     fn create_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("createChangeRequestComment", &context, &request)
     }
     fn get_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("getChangeRequestComment", &context, &request)
     }
     fn update_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Comment> {
         self.call("updateChangeRequestComment", &context, &request)
     }
     fn delete_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteChangeRequestCommentRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteChangeRequestComment", &context, &request)
     }
     fn create_change_request_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateChangeRequestCommentReplyRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::CommentReply> {
         self.call("createChangeRequestCommentReply", &context, &request)
     }
     fn list_change_request_comment_replies(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListChangeRequestCommentRepliesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::CommentReply>,

@@ -166,7 +166,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::ContentApi for super::MockService {
     fn search_space_content(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::SearchSpaceContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SearchResult>,
@@ -175,28 +175,28 @@ impl crate::ContentApi for super::MockService {
     }
     fn get_space_content(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetSpaceContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision> {
         self.call("getSpaceContent", &context, &request)
     }
     fn apply_space_content_template(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ApplySpaceContentTemplateRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("applySpaceContentTemplate", &context, &request)
     }
     fn list_space_pages(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSpacePagesRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList> {
         self.call("listSpacePages", &context, &request)
     }
     fn list_space_files(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSpaceFilesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::File>,
@@ -205,14 +205,14 @@ impl crate::ContentApi for super::MockService {
     }
     fn get_space_file(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetSpaceFileRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File> {
         self.call("getSpaceFile", &context, &request)
     }
     fn list_space_file_backlinks(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSpaceFileBacklinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Backlink>,
@@ -221,35 +221,35 @@ impl crate::ContentApi for super::MockService {
     }
     fn get_space_page(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetSpacePageRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page> {
         self.call("getSpacePage", &context, &request)
     }
     fn list_space_page_links(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSpacePageLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList> {
         self.call("listSpacePageLinks", &context, &request)
     }
     fn get_change_request_content(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetChangeRequestContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Revision> {
         self.call("getChangeRequestContent", &context, &request)
     }
     fn list_change_request_pages(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListChangeRequestPagesRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PageList> {
         self.call("listChangeRequestPages", &context, &request)
     }
     fn list_change_request_files(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListChangeRequestFilesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::File>,
@@ -258,14 +258,14 @@ impl crate::ContentApi for super::MockService {
     }
     fn get_change_request_file(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetChangeRequestFileRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::File> {
         self.call("getChangeRequestFile", &context, &request)
     }
     fn list_change_request_file_backlinks(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListChangeRequestFileBacklinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Backlink>,
@@ -274,14 +274,14 @@ impl crate::ContentApi for super::MockService {
     }
     fn get_change_request_page(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetChangeRequestPageRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Page> {
         self.call("getChangeRequestPage", &context, &request)
     }
     fn list_change_request_page_links(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListChangeRequestPageLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList> {
         self.call("listChangeRequestPageLinks", &context, &request)

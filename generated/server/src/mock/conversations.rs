@@ -70,7 +70,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::ConversationsApi for super::MockService {
     fn list_organization_conversation_clusters(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationConversationClustersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
@@ -79,7 +79,7 @@ impl crate::ConversationsApi for super::MockService {
     }
     fn list_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationConversationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Conversation>,
@@ -88,14 +88,14 @@ impl crate::ConversationsApi for super::MockService {
     }
     fn ingest_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::IngestOrganizationConversationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("ingestOrganizationConversations", &context, &request)
     }
     fn list_organization_conversation_issues(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationConversationIssuesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
@@ -104,7 +104,7 @@ impl crate::ConversationsApi for super::MockService {
     }
     fn get_conversation_issue(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetConversationIssueRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::ConversationIssueEntry,
@@ -113,7 +113,7 @@ impl crate::ConversationsApi for super::MockService {
     }
     fn get_conversation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetConversationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::ConversationDetail> {
         self.call("getConversation", &context, &request)

@@ -31,28 +31,28 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::GitApi for super::MockService {
     fn import_space_from_git(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ImportSpaceFromGitRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("importSpaceFromGit", &context, &request)
     }
     fn export_space_to_git(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ExportSpaceToGitRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("exportSpaceToGit", &context, &request)
     }
     fn get_space_git_info(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetSpaceGitInfoRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SpaceGitInfo> {
         self.call("getSpaceGitInfo", &context, &request)
     }
     fn delete_space_git_legacy_installation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteSpaceGitLegacyInstallationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpaceGitLegacyInstallation", &context, &request)

@@ -118,7 +118,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::IntegrationsApi for super::MockService {
     fn list_integrations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListIntegrationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Integration>,
@@ -127,28 +127,28 @@ impl crate::IntegrationsApi for super::MockService {
     }
     fn get_integration(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Integration> {
         self.call("getIntegration", &context, &request)
     }
     fn publish_integration(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::PublishIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Integration> {
         self.call("publishIntegration", &context, &request)
     }
     fn delete_integration(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteIntegration", &context, &request)
     }
     fn list_integration_installations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListIntegrationInstallationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Installation>,
@@ -157,14 +157,14 @@ impl crate::IntegrationsApi for super::MockService {
     }
     fn install_integration(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::InstallIntegrationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Installation> {
         self.call("installIntegration", &context, &request)
     }
     fn list_integration_events(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListIntegrationEventsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
@@ -173,7 +173,7 @@ impl crate::IntegrationsApi for super::MockService {
     }
     fn get_integration_event(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetIntegrationEventRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::IntegrationEventDetail,
@@ -182,7 +182,7 @@ impl crate::IntegrationsApi for super::MockService {
     }
     fn list_integration_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListIntegrationSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
@@ -191,7 +191,7 @@ impl crate::IntegrationsApi for super::MockService {
     }
     fn list_integration_sites(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListIntegrationSitesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
@@ -200,7 +200,7 @@ impl crate::IntegrationsApi for super::MockService {
     }
     fn update_integration_dev_mode(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateIntegrationDevModeRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("updateIntegrationDevMode", &context, &request)

@@ -82,7 +82,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::MembersApi for super::MockService {
     fn list_organization_members(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationMembersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Member>,
@@ -91,28 +91,28 @@ impl crate::MembersApi for super::MockService {
     }
     fn get_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member> {
         self.call("getOrganizationMember", &context, &request)
     }
     fn delete_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationMember", &context, &request)
     }
     fn update_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateOrganizationMemberRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member> {
         self.call("updateOrganizationMember", &context, &request)
     }
     fn ping_organization(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::PingOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::PingOrganizationResponse,
@@ -121,14 +121,14 @@ impl crate::MembersApi for super::MockService {
     }
     fn set_organization_member_sso(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::SetOrganizationMemberSsoRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Member> {
         self.call("setOrganizationMemberSso", &context, &request)
     }
     fn list_organization_member_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationMemberSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
@@ -137,7 +137,7 @@ impl crate::MembersApi for super::MockService {
     }
     fn list_organization_member_teams(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationMemberTeamsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::MemberTeam>,

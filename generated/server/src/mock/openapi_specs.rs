@@ -52,7 +52,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::OpenapiSpecsApi for super::MockService {
     fn list_organization_open_api_specs(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationOpenApiSpecsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
@@ -61,35 +61,35 @@ impl crate::OpenapiSpecsApi for super::MockService {
     }
     fn create_organization_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateOrganizationOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("createOrganizationOpenApiSpec", &context, &request)
     }
     fn get_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("getOpenApiSpec", &context, &request)
     }
     fn create_or_update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateOrUpdateOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("createOrUpdateOpenApiSpec", &context, &request)
     }
     fn delete_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOpenApiSpec", &context, &request)
     }
     fn update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateOpenApiSpecRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::OpenApiSpec> {
         self.call("updateOpenApiSpec", &context, &request)

@@ -79,7 +79,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::OrganizationsApi for super::MockService {
     fn list_organizations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Organization>,
@@ -88,14 +88,14 @@ impl crate::OrganizationsApi for super::MockService {
     }
     fn get_organization(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Organization> {
         self.call("getOrganization", &context, &request)
     }
     fn update_organization(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationAnswer,
@@ -111,21 +111,21 @@ impl crate::OrganizationsApi for super::MockService {
     }
     fn delete_organization_invite_link(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteOrganizationInviteLinkRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationInviteLink", &context, &request)
     }
     fn join_organization(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::JoinOrganizationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("joinOrganization", &context, &request)
     }
     fn search_organization_content(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::SearchOrganizationContentRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
@@ -134,7 +134,7 @@ impl crate::OrganizationsApi for super::MockService {
     }
     fn get_organization_agent_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetOrganizationAgentInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::OrganizationAgentInstructions,
@@ -143,7 +143,7 @@ impl crate::OrganizationsApi for super::MockService {
     }
     fn update_organization_agent_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateOrganizationAgentInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
@@ -159,7 +159,7 @@ impl crate::OrganizationsApi for super::MockService {
     }
     fn list_organizations_by_email_domain(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationsByEmailDomainRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::EmailDomainOrganizations,

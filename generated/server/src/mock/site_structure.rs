@@ -136,7 +136,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::SiteStructureApi for super::MockService {
     fn list_site_sections(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSiteSectionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
@@ -145,21 +145,21 @@ impl crate::SiteStructureApi for super::MockService {
     }
     fn create_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection> {
         self.call("createSiteSection", &context, &request)
     }
     fn delete_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSiteSection", &context, &request)
     }
     fn update_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSiteSectionAnswer,
@@ -176,14 +176,14 @@ impl crate::SiteStructureApi for super::MockService {
     #[allow(deprecated)]
     fn move_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::MoveSiteSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSection> {
         self.call("moveSiteSection", &context, &request)
     }
     fn list_site_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSiteSpacesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
@@ -192,7 +192,7 @@ impl crate::SiteStructureApi for super::MockService {
     }
     fn create_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::CreateSiteSpaceAnswer,
@@ -208,14 +208,14 @@ impl crate::SiteStructureApi for super::MockService {
     }
     fn delete_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSiteSpace", &context, &request)
     }
     fn update_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSiteSpaceAnswer,
@@ -232,14 +232,14 @@ impl crate::SiteStructureApi for super::MockService {
     #[allow(deprecated)]
     fn move_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::MoveSiteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSpace> {
         self.call("moveSiteSpace", &context, &request)
     }
     fn list_site_section_groups(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSiteSectionGroupsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
@@ -248,21 +248,21 @@ impl crate::SiteStructureApi for super::MockService {
     }
     fn create_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("createSiteSectionGroup", &context, &request)
     }
     fn delete_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSiteSectionGroup", &context, &request)
     }
     fn update_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSiteSectionGroupAnswer,
@@ -278,21 +278,21 @@ impl crate::SiteStructureApi for super::MockService {
     }
     fn add_site_section_group_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::AddSiteSectionGroupSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("addSiteSectionGroupSection", &context, &request)
     }
     fn remove_site_section_group_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::RemoveSiteSectionGroupSectionRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("removeSiteSectionGroupSection", &context, &request)
     }
     fn move_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::MoveSiteSectionGroupRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteSectionGroup> {
         self.call("moveSiteSectionGroup", &context, &request)

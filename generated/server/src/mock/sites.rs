@@ -76,7 +76,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::SitesApi for super::MockService {
     fn list_organization_sites(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationSitesRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Site>,
@@ -85,42 +85,42 @@ impl crate::SitesApi for super::MockService {
     }
     fn create_organization_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateOrganizationSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site> {
         self.call("createOrganizationSite", &context, &request)
     }
     fn get_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site> {
         self.call("getSite", &context, &request)
     }
     fn delete_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSite", &context, &request)
     }
     fn update_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Site> {
         self.call("updateSite", &context, &request)
     }
     fn get_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetSiteAdaptiveSchemaRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SiteAdaptiveSchema> {
         self.call("getSiteAdaptiveSchema", &context, &request)
     }
     fn update_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateSiteAdaptiveSchemaRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
@@ -136,7 +136,7 @@ impl crate::SitesApi for super::MockService {
     }
     fn list_site_template_conditions(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSiteTemplateConditionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::SiteTemplateConditionList,
@@ -145,14 +145,14 @@ impl crate::SitesApi for super::MockService {
     }
     fn get_published_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetPublishedSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::PublishedContentSite> {
         self.call("getPublishedSite", &context, &request)
     }
     fn publish_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::PublishSiteRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SitePublication> {
         self.call("publishSite", &context, &request)

@@ -64,56 +64,56 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::SpacesApi for super::MockService {
     fn get_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("getSpace", &context, &request)
     }
     fn delete_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteSpace", &context, &request)
     }
     fn update_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("updateSpace", &context, &request)
     }
     fn duplicate_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DuplicateSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("duplicateSpace", &context, &request)
     }
     fn restore_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::RestoreSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("restoreSpace", &context, &request)
     }
     fn move_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::MoveSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("moveSpace", &context, &request)
     }
     fn transfer_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::TransferSpaceRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Space> {
         self.call("transferSpace", &context, &request)
     }
     fn list_space_links(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListSpaceLinksRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::LinkReportList> {
         self.call("listSpaceLinks", &context, &request)

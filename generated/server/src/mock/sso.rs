@@ -52,7 +52,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::SsoApi for super::MockService {
     fn list_organization_saml_providers(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationSamlProvidersRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
@@ -61,28 +61,28 @@ impl crate::SsoApi for super::MockService {
     }
     fn create_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SamlProvider> {
         self.call("createOrganizationSamlProvider", &context, &request)
     }
     fn get_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SamlProvider> {
         self.call("getOrganizationSamlProvider", &context, &request)
     }
     fn delete_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationSamlProvider", &context, &request)
     }
     fn update_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateOrganizationSamlProviderRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
@@ -98,7 +98,7 @@ impl crate::SsoApi for super::MockService {
     }
     fn list_organization_sso_providers(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationSsoProvidersRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::SsoProviderList> {
         self.call("listOrganizationSsoProviders", &context, &request)

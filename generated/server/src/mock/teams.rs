@@ -46,7 +46,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::TeamsApi for super::MockService {
     fn list_organization_teams(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationTeamsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Team>,
@@ -55,28 +55,28 @@ impl crate::TeamsApi for super::MockService {
     }
     fn create_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team> {
         self.call("createOrganizationTeam", &context, &request)
     }
     fn get_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Team> {
         self.call("getOrganizationTeam", &context, &request)
     }
     fn delete_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteOrganizationTeam", &context, &request)
     }
     fn update_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateOrganizationTeamRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::docs_api_types::UpdateOrganizationTeamAnswer,

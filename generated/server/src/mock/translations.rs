@@ -52,7 +52,7 @@ pub(super) const SAMPLES: &[super::MockAnswer] = &[
 impl crate::TranslationsApi for super::MockService {
     fn list_organization_translations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::ListOrganizationTranslationsRequest,
     ) -> impl ::apigen_runtime::server::Handled<
         ::apigen_runtime::Page<::docs_api_types::Translation>,
@@ -61,35 +61,35 @@ impl crate::TranslationsApi for super::MockService {
     }
     fn create_organization_translation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::CreateOrganizationTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation> {
         self.call("createOrganizationTranslation", &context, &request)
     }
     fn get_translation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::GetTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation> {
         self.call("getTranslation", &context, &request)
     }
     fn update_translation_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::UpdateTranslationInstructionsRequest,
     ) -> impl ::apigen_runtime::server::Handled<::docs_api_types::Translation> {
         self.call("updateTranslationInstructions", &context, &request)
     }
     fn delete_translation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::DeleteTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("deleteTranslation", &context, &request)
     }
     fn run_translation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: crate::Context<::std::string::String>,
         request: crate::RunTranslationRequest,
     ) -> impl ::apigen_runtime::server::Handled<()> {
         self.call_empty("runTranslation", &context, &request)

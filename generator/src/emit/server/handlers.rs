@@ -71,13 +71,13 @@ impl ServerEmitter<'_> {
     }
 
     /// What the handler answers: the operation's response type, or a [`Download`] for raw
-    /// bytes.
+    /// bytes (as the crate re-exports it).
     ///
     /// [`Download`]: https://docs.rs/apigen-runtime/latest/apigen_runtime/server/struct.Download.html
     pub(super) fn response_ty(&self, op: &Operation) -> TokenStream {
         match &op.response.body {
             ResponseBody::Value(TypeRef::Bytes) if !op.response.is_varied() => {
-                quote!(::apigen_runtime::server::Download)
+                quote!(crate::Download)
             }
             _ => self.paths.response_ty(self.api, op),
         }
@@ -118,7 +118,7 @@ impl ServerEmitter<'_> {
                 value: #response,
                 _: u16,
                 media: &'static str,
-            ) -> ::core::result::Result<::apigen_runtime::codegen::server::axum::response::Response, ::apigen_runtime::server::ApiError> {
+            ) -> ::core::result::Result<::apigen_runtime::codegen::server::axum::response::Response, crate::ApiError> {
                 match value { #(#arms)* }
             }
         }
@@ -126,15 +126,17 @@ impl ServerEmitter<'_> {
 }
 
 /// The context type of an operation's handler: the principal (none when public) and the
-/// statuses it may choose.
+/// statuses it may choose. `Context` and `Anonymous` are named as the crate re-exports them
+/// (its root's names, reserved: `model::crates::SERVER_ROOT`), the path a handler's author
+/// writes, and 39 bytes shorter in each of an operation's two signatures than the runtime's.
 pub(super) fn context_ty(op: &Operation, principal: TokenStream) -> TokenStream {
-    let principal = if op.auth.is_public() { quote!(::apigen_runtime::server::Anonymous) } else { principal };
+    let principal = if op.auth.is_public() { quote!(crate::Anonymous) } else { principal };
     if !op.server.chooses_status {
         // `OnlyStatus` is the default.
-        return quote!(::apigen_runtime::server::Context<#principal>);
+        return quote!(crate::Context<#principal>);
     }
     let status = ident(&op.names.status);
-    quote!(::apigen_runtime::server::Context<#principal, crate::#status>)
+    quote!(crate::Context<#principal, crate::#status>)
 }
 
 /// The enumeration of an operation's success statuses, when it declares more than one.

@@ -123,14 +123,14 @@ impl ServerEmitter<'_> {
                 let message = format!("the path parameter `{wire}` is not valid");
                 inits.push(quote! {
                     let ::core::option::Option::Some(#local) = #local else {
-                        return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request(#message));
+                        return ::core::result::Result::Err(crate::ApiError::bad_request(#message));
                     };
                 });
             } else if param.required && param.location != ParamIn::Path && !matches!(param.ty, TypeRef::List(_)) {
                 let message = format!("the {} parameter `{wire}` is required", param.location.as_str());
                 inits.push(quote! {
                     let ::core::option::Option::Some(#local) = #local else {
-                        return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request(#message));
+                        return ::core::result::Result::Err(crate::ApiError::bad_request(#message));
                     };
                 });
             } else if let Some(default) = &param.default {
@@ -150,7 +150,7 @@ impl ServerEmitter<'_> {
                     if body.encodings() == [Encoding::Json] { "a JSON body is required" } else { "a body is required" };
                 inits.push(quote! {
                     let ::core::option::Option::Some(body) = body else {
-                        return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request(#message));
+                        return ::core::result::Result::Err(crate::ApiError::bad_request(#message));
                     };
                 });
             }
@@ -162,7 +162,7 @@ impl ServerEmitter<'_> {
                 /// every constraint of the spec; every problem is reported at once.
                 pub fn from_input(
                     __input: &mut ::apigen_runtime::server::Input,
-                ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+                ) -> ::core::result::Result<Self, crate::ApiError> {
                     #(#patterns)*
                     #(#reads)*
                     __input.finish()?;
