@@ -79,7 +79,8 @@ import re, sys
 path = sys.argv[1]
 lines = open(path).read().split("\n")
 start = lines.index("operations:") + 1
-end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("   "))
+# The operation's block: its lines indented under it (a blank line inside a text block too).
+end = next(i for i in range(start + 1, len(lines)) if lines[i].strip() and not lines[i].startswith("   "))
 block = lines[start:end]
 block[0] = re.sub(r"^  (\w+):", r"  \1UserBuild:", block[0])
 block = [re.sub(r"^(    path: )/(\S*)", lambda m: m.group(1) + "/user-build" + ("/" + m.group(2) if m.group(2) else ""), line) for line in block]
@@ -92,8 +93,6 @@ PY
 generate
 printf '[workspace]\nresolver = "3"\nmembers = ["types", "client", "server"]\n' >"$out/Cargo.toml"
 cp "$repo/Cargo.lock" "$out/Cargo.lock"
-"${snapshot[@]}" init -q
-changed generated --shortstat
 crates=()
 for side in types server client; do
   crates+=(-p "$(sed -n 's/^name = "\(.*\)"/\1/p' "$out/$side/Cargo.toml" | head -1)")
@@ -102,6 +101,12 @@ export CARGO_TARGET_DIR="$work/target"
 unset CARGO_INCREMENTAL CARGO_BUILD_INCREMENTAL
 # The dependencies, built once and not measured (the generated crates without their groups).
 (cd "$out" && cargo build -q --offline "${crates[@]}" --no-default-features) >/dev/null 2>&1
+# The snapshot after cargo has pruned Cargo.lock, so that it shows what apigen changed.
+"${snapshot[@]}" init -q
+changed generated --shortstat
+# A target directory used before keeps the crates' incremental caches: cleaned, for a real
+# build from scratch.
+(cd "$out" && cargo clean -q --offline "${crates[@]}")
 declare -A cpu wall load
 build scratch
 build unchanged
