@@ -81,9 +81,9 @@ impl ClientEmitter<'_> {
             fields.push(quote!(body));
         }
         let new = quote! {
-            ::apigen_runtime::codegen::client::Call::new(
+            rt::Call::new(
                 #name,
-                ::apigen_runtime::codegen::client::reqwest::Method::#method,
+                rt::reqwest::Method::#method,
                 #path,
                 headers,
             )
@@ -92,7 +92,7 @@ impl ClientEmitter<'_> {
         let value = if fields.is_empty() {
             new
         } else {
-            quote! { ::apigen_runtime::codegen::client::Call { #(#fields,)* ..#new } }
+            quote! { rt::Call { #(#fields,)* ..#new } }
         };
         // The body comes first, so that failing to encode it leaves nothing else built to drop.
         let body = op.body.is_some().then(|| quote! { let body = #body; });
@@ -106,9 +106,9 @@ impl ClientEmitter<'_> {
         quote! {
             fn call(
                 &self,
-                #core: &::apigen_runtime::codegen::client::Core,
-                headers: ::apigen_runtime::codegen::client::Headers,
-            ) -> ::apigen_runtime::codegen::client::Made {
+                #core: &rt::Core,
+                headers: rt::Headers,
+            ) -> rt::Made {
                 #steps
                 ::core::result::Result::Ok(#value)
             }
@@ -315,7 +315,7 @@ impl ClientEmitter<'_> {
     fn error_types(&self, op: &Operation) -> Option<TokenStream> {
         let decode = |ty: &TypeRef| {
             let ty = self.paths.ty(self.api, ty);
-            quote! { ::apigen_runtime::codegen::client::decode_error_as::<#ty>(body) }
+            quote! { rt::decode_error_as::<#ty>(body) }
         };
         let mut arms = Vec::new();
         for error in op.errors.iter().filter(|e| e.ty.is_some()) {
@@ -357,9 +357,9 @@ fn send_scalar(p: &Param, (list, name): (TokenStream, TokenStream)) -> TokenStre
             quote! { #list.push((#name, #value)); }
         }
         TypeRef::DateTime => {
-            quote! { ::apigen_runtime::codegen::client::given_time(&mut #list, #wire, &self.#field); }
+            quote! { rt::given_time(&mut #list, #wire, &self.#field); }
         }
-        _ => quote! { ::apigen_runtime::codegen::client::given(&mut #list, #wire, &self.#field); },
+        _ => quote! { rt::given(&mut #list, #wire, &self.#field); },
     }
 }
 
@@ -485,22 +485,22 @@ fn segment_arg(op: &Operation, wire: &str) -> TokenStream {
     match &param.wire_form {
         // The text of the variant it holds (`call()` fails on anything but a scalar).
         ParamWire::PathUnion { .. } => quote! {
-            ::apigen_runtime::codegen::client::segment(&::apigen_runtime::codegen::client::scalar_text(#wire, &self.#field)?)
+            rt::segment(&rt::scalar_text(#wire, &self.#field)?)
         },
         // Comma-separated items (`/users/1,2`), each percent-encoded; a date-time's text is
         // RFC 3339, not its `Display`.
         ParamWire::PathList if *list_inner(param) == TypeRef::DateTime => quote! {
-            ::apigen_runtime::codegen::client::segments(
+            rt::segments(
                 &self.#field.iter().map(|item| item.to_rfc3339()).collect::<::std::vec::Vec<_>>()
             )
         },
-        ParamWire::PathList => quote! { ::apigen_runtime::codegen::client::segments(&self.#field) },
+        ParamWire::PathList => quote! { rt::segments(&self.#field) },
         ParamWire::Path { .. } => match &param.ty {
-            TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::codegen::client::segment(&self.#field) },
-            TypeRef::Named(_) => quote! { ::apigen_runtime::codegen::client::segment(self.#field.as_str()) },
+            TypeRef::String | TypeRef::Url => quote! { rt::segment(&self.#field) },
+            TypeRef::Named(_) => quote! { rt::segment(self.#field.as_str()) },
             other => {
                 let text = param_text(quote!(self.#field), other);
-                quote! { ::apigen_runtime::codegen::client::segment(&#text) }
+                quote! { rt::segment(&#text) }
             }
         },
         ParamWire::Query

@@ -177,7 +177,7 @@ impl ClientEmitter<'_> {
             #debug
             #docs
             pub type #name<'a> = crate::Request<'a, #params>;
-            impl ::apigen_runtime::codegen::client::Operation for #params {
+            impl rt::Operation for #params {
                 #kind
                 #call
             }

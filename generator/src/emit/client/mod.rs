@@ -275,7 +275,8 @@ impl ClientEmitter<'_> {
                 tag.title
             ));
             let operations = self.operations(quote!(super::#handle), ops);
-            return quote! { #docs #operations };
+            let alias = runtime_alias();
+            return quote! { #docs #alias #operations };
         }
         let text = match &tag.description {
             Some(description) => format!("{}: {}", tag.title, description.trim()),
@@ -286,12 +287,14 @@ impl ClientEmitter<'_> {
             super::rust::doc(&format!("The operations of {}, from [`crate::Client::{}`].", tag.title, tag.rust));
         let operations =
             if parts == 1 { self.operations(quote!(#handle), &ops) } else { super::rust::part_modules(parts, true) };
+        let alias = runtime_alias();
         quote! {
             #docs
+            #alias
             #handle_doc
             #[derive(Debug, Clone, Copy)]
             pub struct #handle<'a> {
-                pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
+                pub(crate) core: &'a rt::Core,
             }
 
             #operations
@@ -325,6 +328,15 @@ impl ClientEmitter<'_> {
         let value = crate::model::sample::of_param(self.api, param);
         literal(&param.ty, &value)
     }
+}
+
+/// The private alias a group's module (and each of its parts) names the runtime's client seam
+/// by, `rt` (`rt::Call`, `rt::segment`): each operation names it half a dozen times or more,
+/// and `::apigen_runtime::codegen::client::` is 35 bytes each time. A private `use` is read as
+/// the path it stands for (`tests/tests/seams.rs`); nothing else in a group's module is named
+/// `rt` (its items are Pascal case, its locals are values).
+fn runtime_alias() -> TokenStream {
+    quote! { use ::apigen_runtime::codegen::client as rt; }
 }
 
 /// `Request<'a, P>`: every operation's builder, over the operation's parameters `P`. What a

@@ -23,7 +23,7 @@ impl ClientEmitter<'_> {
                 quote!(Json<#response>)
             }
         };
-        quote! { type Kind = ::apigen_runtime::codegen::client::#kind; }
+        quote! { type Kind = rt::#kind; }
     }
 
     /// For an operation whose statuses answer different bodies: the answer decoded by its
@@ -40,7 +40,7 @@ impl ClientEmitter<'_> {
             match body {
                 ResponseBody::Value(ty) => {
                     let ty = self.paths.ty(self.api, ty);
-                    quote! { #response::#variant(::apigen_runtime::codegen::client::variant::<#ty>(answer)?) }
+                    quote! { #response::#variant(rt::variant::<#ty>(answer)?) }
                 }
                 _ => quote! { #response::#variant },
             }
@@ -51,9 +51,9 @@ impl ClientEmitter<'_> {
         });
         let fallback = variant_of(op.response.status, &op.response.body);
         Some(quote! {
-            impl ::apigen_runtime::codegen::client::DecodeAnswer for #params {
+            impl rt::DecodeAnswer for #params {
                 type Value = #response;
-                fn decode(answer: &::apigen_runtime::codegen::client::Answer) -> ::core::result::Result<#response, ::apigen_runtime::client::Error> {
+                fn decode(answer: &rt::Answer) -> ::core::result::Result<#response, ::apigen_runtime::client::Error> {
                     ::core::result::Result::Ok(match answer.status { #(#arms)* _ => #fallback })
                 }
             }
