@@ -43,11 +43,7 @@ impl ServerEmitter<'_> {
         let response = self.response_ty(op);
         let context = context_ty(op, quote!(S::Principal));
         let name = &op.name;
-        let access = if op.auth.is_public() {
-            quote!(::apigen_runtime::codegen::server::Public)
-        } else {
-            quote!(::apigen_runtime::codegen::server::Authenticated)
-        };
+        let access = if op.auth.is_public() { quote!(rt::Public) } else { quote!(rt::Authenticated) };
         let (answer, answer_fn) = self.answer(op);
         let docs = doc(&format!(
             "Serves `{}` (`{} {}`) with `handler`: {}",
@@ -90,12 +86,12 @@ impl ServerEmitter<'_> {
         let answer = match op.server.answer {
             // A HEAD answer says the media type its GET would send.
             AnswerKind::Empty if !op.response.media_types.is_empty() => {
-                quote!(::apigen_runtime::codegen::server::bodiless)
+                quote!(rt::bodiless)
             }
-            AnswerKind::Empty => quote!(::apigen_runtime::codegen::server::empty),
-            AnswerKind::Download => quote!(::apigen_runtime::codegen::server::download),
-            AnswerKind::Text => quote!(::apigen_runtime::codegen::server::text),
-            AnswerKind::Json => quote!(::apigen_runtime::codegen::server::json),
+            AnswerKind::Empty => quote!(rt::empty),
+            AnswerKind::Download => quote!(rt::download),
+            AnswerKind::Text => quote!(rt::text),
+            AnswerKind::Json => quote!(rt::json),
             AnswerKind::Varied => return (quote!(answer), self.answer_function(op)),
         };
         (answer, TokenStream::new())
@@ -108,9 +104,9 @@ impl ServerEmitter<'_> {
             let variant = ident(&crate::model::status_variant(status));
             match body {
                 ResponseBody::Empty => {
-                    quote! { #response::#variant => ::apigen_runtime::codegen::server::empty((), #status, media), }
+                    quote! { #response::#variant => rt::empty((), #status, media), }
                 }
-                _ => quote! { #response::#variant(body) => ::apigen_runtime::codegen::server::json(body, #status, media), },
+                _ => quote! { #response::#variant(body) => rt::json(body, #status, media), },
             }
         });
         quote! {
@@ -118,7 +114,7 @@ impl ServerEmitter<'_> {
                 value: #response,
                 _: u16,
                 media: &'static str,
-            ) -> ::core::result::Result<::apigen_runtime::codegen::server::axum::response::Response, crate::ApiError> {
+            ) -> ::core::result::Result<rt::axum::response::Response, crate::ApiError> {
                 match value { #(#arms)* }
             }
         }

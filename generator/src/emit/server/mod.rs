@@ -252,12 +252,17 @@ impl ServerEmitter<'_> {
         }
     }
 
-    /// The requests (and statuses) of `ops`, and the router builder's setters of them.
+    /// The requests (and statuses) of `ops`, and the router builder's setters of them; with
+    /// the private alias `rt` their module names the runtime's server seam by
+    /// (`rt::Public`, `rt::json`, `rt::Input`): each operation names it a few times, and
+    /// `::apigen_runtime::codegen::server::` is 35 bytes each time. `tests/tests/seams.rs` reads
+    /// the alias as the path it stands for; nothing else in the module is named `rt`.
     fn operations(&self, ops: &[&Operation]) -> (TokenStream, TokenStream) {
         let requests = ops.iter().map(|op| self.request(op));
         let statuses = ops.iter().filter_map(|op| handlers::status_enum(op));
         let setters = ops.iter().map(|op| self.setter(op));
         let requests = quote! {
+            use ::apigen_runtime::codegen::server as rt;
             #(#requests)*
             #(#statuses)*
         };

@@ -161,7 +161,7 @@ impl ServerEmitter<'_> {
                 /// Reads the request from the parameters and body of an HTTP request, checking
                 /// every constraint of the spec; every problem is reported at once.
                 pub fn from_input(
-                    __input: &mut ::apigen_runtime::server::Input,
+                    __input: &mut rt::Input,
                 ) -> ::core::result::Result<Self, crate::ApiError> {
                     #(#patterns)*
                     #(#reads)*
@@ -369,7 +369,7 @@ impl ServerEmitter<'_> {
         match ty {
             TypeRef::Named(_) => {
                 let rust = self.paths.ty(self.api, ty);
-                let convert = quote! { ::apigen_runtime::codegen::server::from_text::<#rust> };
+                let convert = quote! { rt::from_text::<#rust> };
                 (quote!(::std::string::String), Some(convert))
             }
             TypeRef::Url => (quote!(::std::string::String), None),
@@ -439,9 +439,7 @@ impl ServerEmitter<'_> {
         let ty = self.paths.ty(self.api, &param.ty);
         match &param.ty {
             TypeRef::String | TypeRef::Url => (quote! { __input.path(#wire) }, false),
-            TypeRef::Named(_) => {
-                (quote! { ::apigen_runtime::codegen::server::from_text::<#ty>(__input.path(#wire)) }, false)
-            }
+            TypeRef::Named(_) => (quote! { rt::from_text::<#ty>(__input.path(#wire)) }, false),
             // Integers, numbers, booleans, date-times.
             _ => (quote! { __input.path_as::<#ty>(#wire) }, true),
         }
