@@ -83,7 +83,9 @@ start = lines.index("operations:") + 1
 end = next(i for i in range(start + 1, len(lines)) if lines[i].strip() and not lines[i].startswith("   "))
 block = lines[start:end]
 block[0] = re.sub(r"^  (\w+):", r"  \1UserBuild:", block[0])
-block = [re.sub(r"^(    path: )/(\S*)", lambda m: m.group(1) + "/user-build" + ("/" + m.group(2) if m.group(2) else ""), line) for line in block]
+# The path, quoted (`"/orgs/{org}/repos"`) or not, under /user-build.
+block = [re.sub(r'^(    path: "?)/(?=[^\s"])', r"\1/user-build/", line) for line in block]
+block = [re.sub(r'^(    path: "?)/(?=["\s]|$)', r"\1/user-build", line) for line in block]
 lines[start:start] = block
 open(path, "w").write("\n".join(lines))
 PY
