@@ -64,6 +64,7 @@ pub fn lower_schemes(
         let origin = at("type");
         schemes.push(AuthScheme { name: name.clone(), rust, description: scheme.description.clone(), kind, origin });
     }
+    super::oauth::claim_flow_constants(&mut schemes);
     schemes
 }
 

@@ -9,8 +9,9 @@
 
 use crate::diag::{Diagnostics, Location, suggest};
 use crate::load::raw::{RawFlow, RawNeed};
-use crate::model::{AuthScheme, Grant, Need, OAuthFlow, is_scope_token};
+use crate::model::{AuthScheme, Grant, Need, OAuthFlow, SchemeKind, is_scope_token};
 use indexmap::IndexMap;
+use std::collections::BTreeSet;
 
 /// The flows of an `oauth2` scheme, each checked; `at` locates a key below the scheme.
 pub fn lower_flows(
@@ -50,6 +51,7 @@ pub fn lower_flows(
             token_url: flow.token_url.clone(),
             refresh_url: flow.refresh_url.clone(),
             scopes: flow.scopes.iter().map(|(scope, what)| (scope.clone(), what.trim().to_owned())).collect(),
+            constant: None,
         });
     }
     valid.then_some(flows)
@@ -121,4 +123,84 @@ pub fn resolve_needs(
         }
     }
     valid.then(|| set.iter().map(|need| Need { scheme: need.scheme.clone(), scopes: need.scopes.clone() }).collect())
+}
+
+/// Names the client's `oauth::` constant of each flow a client runs, each name once. A
+/// scheme's own name (`oauth::VAULT`: its client-credentials flow, or its OpenID Connect
+/// provider) is claimed first for every scheme, so that a scheme named `x_device_code` keeps
+/// `X_DEVICE_CODE`; a flow's name (`<SCHEME>_AUTHORIZATION_CODE`, `<SCHEME>_DEVICE_CODE`)
+/// taken already gains a `_` until it is free (`X_DEVICE_CODE_`), in the spec's order.
+pub fn claim_flow_constants(schemes: &mut [AuthScheme]) {
+    let mut taken: BTreeSet<String> = schemes.iter().map(|scheme| scheme.rust.to_uppercase()).collect();
+    for scheme in schemes {
+        let base = scheme.rust.to_uppercase();
+        let SchemeKind::OAuth2 { flows } = &mut scheme.kind else { continue };
+        for flow in flows {
+            flow.constant = match flow.grant {
+                Grant::ClientCredentials => Some(base.clone()),
+                Grant::AuthorizationCode => Some(claim(&mut taken, format!("{base}_AUTHORIZATION_CODE"))),
+                Grant::DeviceCode => Some(claim(&mut taken, format!("{base}_DEVICE_CODE"))),
+                Grant::Password | Grant::Implicit => None,
+            };
+        }
+    }
+}
+
+/// `wanted`, or it with `_` added until no other constant has the name; then taken.
+fn claim(taken: &mut BTreeSet<String>, mut wanted: String) -> String {
+    while taken.contains(&wanted) {
+        wanted.push('_');
+    }
+    taken.insert(wanted.clone());
+    wanted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Location;
+
+    fn scheme(rust: &str, grants: &[Grant]) -> AuthScheme {
+        let flows = grants
+            .iter()
+            .map(|&grant| OAuthFlow {
+                grant,
+                authorization_url: None,
+                device_authorization_url: None,
+                token_url: None,
+                refresh_url: None,
+                scopes: Vec::new(),
+                constant: None,
+            })
+            .collect();
+        AuthScheme {
+            name: rust.to_owned(),
+            rust: rust.to_owned(),
+            description: None,
+            kind: SchemeKind::OAuth2 { flows },
+            origin: Location::file("api.yaml"),
+        }
+    }
+
+    fn constants(scheme: &AuthScheme) -> Vec<Option<&str>> {
+        let SchemeKind::OAuth2 { flows } = &scheme.kind else { unreachable!() };
+        flows.iter().map(|flow| flow.constant.as_deref()).collect()
+    }
+
+    #[test]
+    fn a_flows_constant_named_by_another_scheme_gains_an_underscore() {
+        let (code, device) = (Grant::AuthorizationCode, Grant::DeviceCode);
+        let mut schemes = [
+            scheme("x", &[Grant::ClientCredentials, code, device, Grant::Implicit]),
+            scheme("x_authorization_code", &[Grant::ClientCredentials, code]),
+            scheme("x_device_code", &[device]),
+        ];
+        claim_flow_constants(&mut schemes);
+        assert_eq!(constants(&schemes[0]), [Some("X"), Some("X_AUTHORIZATION_CODE_"), Some("X_DEVICE_CODE_"), None]);
+        assert_eq!(
+            constants(&schemes[1]),
+            [Some("X_AUTHORIZATION_CODE"), Some("X_AUTHORIZATION_CODE_AUTHORIZATION_CODE")]
+        );
+        assert_eq!(constants(&schemes[2]), [Some("X_DEVICE_CODE_DEVICE_CODE")]);
+    }
 }

@@ -1118,6 +1118,11 @@ pub struct OAuthFlow {
     pub refresh_url: Option<String>,
     /// The scopes a token may carry, each with what it allows, in the spec's order.
     pub scopes: Vec<(String, String)>,
+    /// The name of the client's `oauth::` constant of this flow (client credentials: the
+    /// scheme's; authorization code and device code: `<SCHEME>_AUTHORIZATION_CODE`,
+    /// `<SCHEME>_DEVICE_CODE`), claimed once over every scheme in lowering; `None` for a grant
+    /// the client does not run (password, implicit).
+    pub constant: Option<String>,
 }
 
 /// Whether `scope` is an RFC 6749 `scope-token` (`%x21 / %x23-5B / %x5D-7E`, at least one):

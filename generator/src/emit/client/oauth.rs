@@ -100,7 +100,7 @@ fn client_credentials_const(api: &Api, scheme: &AuthScheme) -> Option<TokenStrea
 fn authorization_code_const(api: &Api, scheme: &AuthScheme) -> Option<TokenStream> {
     let flow = authorization_code(scheme)?;
     let (authorization_url, token_url) = (flow.authorization_url.as_deref()?, flow.token_url.as_deref()?);
-    let name = ident(&format!("{}_AUTHORIZATION_CODE", scheme.rust.to_uppercase()));
+    let name = ident(flow.constant.as_deref()?);
     let mut scopes = required_scopes(api, &scheme.name);
     scopes.retain(|scope| flow.scopes.iter().any(|(declared, _)| declared == scope));
     let refresh_url = match flow.refresh_url.as_deref().filter(|url| *url != token_url) {
