@@ -74,6 +74,40 @@ pub struct AuthorizationCodeFlow {
     pub scopes: &'static [&'static str],
 }
 
+/// An OAuth 2.0 device authorization flow of a scheme (RFC 8628), as the spec declares it:
+/// where the client asks for a device code and polls for its tokens, and the scopes asked
+/// for. Generated clients declare one per such flow (`oauth::<SCHEME>_DEVICE_CODE`); with the
+/// runtime's `oauth2` feature, `.for_client(client_id)` gives the helper
+/// ([`DeviceCode`](crate::client::DeviceCode)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeviceCodeFlow {
+    /// The scheme's name in the spec.
+    pub scheme: &'static str,
+    /// Where the client asks for a device code and the user code shown to the user.
+    pub device_authorization_url: &'static str,
+    /// Where the client polls for its tokens, and refreshes them.
+    pub token_url: &'static str,
+    /// The scopes asked for: those the API's operations require of the scheme that the flow
+    /// declares, each once, in the operations' order.
+    pub scopes: &'static [&'static str],
+}
+
+/// An OpenID Connect scheme, as the spec declares it: the provider's discovery document and
+/// the scopes the API's operations require of the scheme. Generated clients declare one per
+/// such scheme (`oauth::<SCHEME>`); with the runtime's `oauth2` feature,
+/// `Builder::client_credentials` gets its tokens from the endpoints the document names, and
+/// `.for_client(client_id)` gives the [`OpenIdProvider`](crate::client::OpenIdProvider)
+/// for the other grants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenIdConnectFlow {
+    /// The scheme's name in the spec.
+    pub scheme: &'static str,
+    /// The provider's discovery document (`https://../.well-known/openid-configuration`).
+    pub discovery_url: &'static str,
+    /// Every scope an operation requires of the scheme, each once, in the spec's order.
+    pub scopes: &'static [&'static str],
+}
+
 /// Where an API key travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyIn {

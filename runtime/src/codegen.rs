@@ -29,7 +29,9 @@
 //! names every item of this module through here, unless the generated crate re-exports it
 //! (the server's `OperationInfo`, then its own); `tests/tests/seams.rs` checks it.
 
-pub use crate::auth::{AuthorizationCodeFlow, ClientCredentialsFlow, KeyIn, Scheme, SchemeKind};
+pub use crate::auth::{
+    AuthorizationCodeFlow, ClientCredentialsFlow, DeviceCodeFlow, KeyIn, OpenIdConnectFlow, Scheme, SchemeKind,
+};
 pub use crate::error::ErrorShape;
 pub use crate::format::Format;
 pub use crate::json::{Decoder, Fields, Mode, decode, deserialize, tagged, untagged};

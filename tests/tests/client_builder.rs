@@ -56,7 +56,10 @@ async fn a_setter_naming_no_scheme_fails_build_on_an_api_without_one() {
     assert_eq!(error.to_string(), "`.api_key(..)`: the API declares no API-key scheme (it has: `bearerAuth`)");
     let error = forge_client::Client::builder("http://127.0.0.1:9").client_credentials("id", "secret").build();
     let Err(Error::Config(message)) = error else { panic!("{error:?}") };
-    assert_eq!(message, "`.client_credentials(..)`: the API declares no OAuth 2.0 client-credentials flow");
+    assert_eq!(
+        message,
+        "`.client_credentials(..)`: the API declares no OAuth 2.0 client-credentials flow and no OpenID Connect scheme"
+    );
 }
 
 #[test]

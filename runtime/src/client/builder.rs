@@ -7,7 +7,7 @@ use super::retry::RetryPolicy;
 use super::settings::{Credentials, Settings, Token};
 use super::sign::{Sign, Signer};
 use super::token::{TokenCache, TokenProvider};
-use crate::auth::{ClientCredentialsFlow, Scheme, SchemeKind};
+use crate::auth::{ClientCredentialsFlow, OpenIdConnectFlow, Scheme, SchemeKind};
 use crate::defaults::{DEFAULT_MAX_PAGES, DEFAULT_MAX_RESPONSE_BYTES};
 use crate::error::ErrorShape;
 use std::time::Duration;
@@ -31,6 +31,9 @@ pub struct Builder<C> {
     providers: Vec<(String, TokenCache)>,
     /// The spec's client-credentials flows, which [`Builder::client_credentials`] picks from.
     flows: &'static [ClientCredentialsFlow],
+    /// The spec's OpenID Connect schemes, which [`Builder::client_credentials`] picks from
+    /// when there is no client-credentials flow.
+    openid: &'static [OpenIdConnectFlow],
     /// What a setter naming no scheme found no scheme for: `build()` fails with the first.
     unplaced: Vec<String>,
     client: std::marker::PhantomData<fn() -> C>,
@@ -64,6 +67,7 @@ impl<C: From<Core>> Builder<C> {
             },
             providers: Vec::new(),
             flows: &[],
+            openid: &[],
             unplaced: Vec::new(),
             client: std::marker::PhantomData,
         }
@@ -129,40 +133,53 @@ impl<C: From<Core>> Builder<C> {
         self
     }
 
+    /// The spec's OpenID Connect schemes (a generated client's `oauth::<SCHEME>` of each),
+    /// which [`Builder::client_credentials`] picks from when there is no client-credentials
+    /// flow: the generated `Client::builder` sets them.
+    pub fn openid_flows(mut self, flows: &'static [OpenIdConnectFlow]) -> Self {
+        self.openid = flows;
+        self
+    }
+
     /// Gets the tokens of the spec's client-credentials flow (the first, in the spec's order,
     /// of those [`Builder::oauth_flows`] set) with `client_id` and `client_secret`:
-    /// [`Builder::client_credentials_of`] that flow. `build()` fails when the spec declares
-    /// none.
+    /// [`Builder::client_credentials_of`] that flow. Without one, the first OpenID Connect
+    /// scheme's ([`Builder::openid_flows`]): tokens by the client-credentials grant at the
+    /// token endpoint its provider's discovery document names (an OAuth 2.0 flow comes first
+    /// because the spec names its token URL, where a provider's may offer other grants only).
+    /// `build()` fails when the spec declares neither.
     #[cfg(feature = "oauth2")]
     pub fn client_credentials(mut self, client_id: impl Into<String>, client_secret: impl Into<String>) -> Self {
-        match self.flows.first() {
-            Some(flow) => self.client_credentials_of(flow, client_id, client_secret),
-            None => {
-                self.unplaced
-                    .push("`.client_credentials(..)`: the API declares no OAuth 2.0 client-credentials flow".into());
-                self
-            }
+        if let Some(flow) = self.flows.first() {
+            return self.client_credentials_of(flow, client_id, client_secret);
         }
+        if let Some(flow) = self.openid.first() {
+            return self.client_credentials_of(flow, client_id, client_secret);
+        }
+        self.unplaced.push(
+            "`.client_credentials(..)`: the API declares no OAuth 2.0 client-credentials flow and no OpenID Connect scheme"
+                .into(),
+        );
+        self
     }
 
     /// Gets the tokens of the client-credentials `flow` (one of a generated client's
-    /// `oauth::<SCHEME>`, or one of yours): fetched from its token URL with `client_id` and
-    /// `client_secret`, asking for its scopes (those the API's operations require of the
-    /// scheme), then cached and refreshed as [`Builder::token_provider_for`] says. Other
-    /// scopes or settings: build the provider with [`TokenEndpoint`](super::TokenEndpoint)
-    /// and pass it to `token_provider`.
+    /// `oauth::<SCHEME>`, or one of yours: a [`ClientCredentialsFlow`], or an
+    /// [`OpenIdConnectFlow`] whose provider's discovery document names the token endpoint):
+    /// fetched with `client_id` and `client_secret`, asking for its scopes (those the API's
+    /// operations require of the scheme), then cached and refreshed as
+    /// [`Builder::token_provider_for`] says. Other scopes or settings: build the provider with
+    /// [`TokenEndpoint`](super::TokenEndpoint) or
+    /// [`OpenIdProvider`](super::OpenIdProvider) and pass it to `token_provider`.
     #[cfg(feature = "oauth2")]
     pub fn client_credentials_of(
         self,
-        flow: &ClientCredentialsFlow,
+        flow: &impl ClientCredentialsSource,
         client_id: impl Into<String>,
         client_secret: impl Into<String>,
     ) -> Self {
-        let provider = super::TokenEndpoint::new(flow.token_url, client_id)
-            .client_secret(client_secret)
-            .client_credentials()
-            .scopes(flow.scopes.iter().copied());
-        self.token_provider_for(flow.scheme, provider)
+        let cache = flow.tokens(client_id.into(), client_secret.into());
+        self.token_cache(flow.scheme(), cache)
     }
 
     /// Gets the bearer token of the scheme named `scheme` from `cache` (one cache may serve
@@ -291,5 +308,40 @@ impl<C: From<Core>> Builder<C> {
             return Err(Error::Config(problem));
         }
         Core::new(self.settings)?.with_providers(self.providers).map(C::from)
+    }
+}
+
+/// A spec's scheme a client gets tokens of by the client-credentials grant: an OAuth 2.0
+/// [`ClientCredentialsFlow`] (its token URL) or an [`OpenIdConnectFlow`] (the token endpoint
+/// of its provider's discovery document). What [`Builder::client_credentials_of`] takes.
+#[cfg(feature = "oauth2")]
+pub trait ClientCredentialsSource {
+    /// The scheme's name in the spec.
+    fn scheme(&self) -> &'static str;
+    /// Tokens of the client `client_id` with `client_secret`, asking for the flow's scopes,
+    /// behind a cache with the default margin.
+    fn tokens(&self, client_id: String, client_secret: String) -> TokenCache;
+}
+
+#[cfg(feature = "oauth2")]
+impl ClientCredentialsSource for ClientCredentialsFlow {
+    fn scheme(&self) -> &'static str {
+        self.scheme
+    }
+
+    fn tokens(&self, client_id: String, client_secret: String) -> TokenCache {
+        let endpoint = super::TokenEndpoint::new(self.token_url, client_id).client_secret(client_secret);
+        TokenCache::new(endpoint.client_credentials().scopes(self.scopes.iter().copied()))
+    }
+}
+
+#[cfg(feature = "oauth2")]
+impl ClientCredentialsSource for OpenIdConnectFlow {
+    fn scheme(&self) -> &'static str {
+        self.scheme
+    }
+
+    fn tokens(&self, client_id: String, client_secret: String) -> TokenCache {
+        TokenCache::new(self.for_client(client_id).client_secret(client_secret).client_credentials())
     }
 }

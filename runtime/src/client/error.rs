@@ -106,6 +106,16 @@ pub enum TokenError {
     Config(String),
     /// A provider of the user's (a closure) failed, with its reason.
     Provider(String),
+    /// An OpenID Connect provider's discovery document could not be had or used: not
+    /// reached, not answered 200, not JSON of the metadata's shape, no `token_endpoint`, or
+    /// an endpoint that is not `https` where the document was (see
+    /// [`OpenIdProvider`](super::OpenIdProvider)).
+    Discovery {
+        /// The discovery document's URL.
+        url: String,
+        /// What is wrong with it.
+        problem: String,
+    },
 }
 
 impl fmt::Display for TokenError {
@@ -121,6 +131,9 @@ impl fmt::Display for TokenError {
                 f.write_str("the authorization answer's `state` is not the one sent: the code is not exchanged")
             }
             TokenError::Config(message) | TokenError::Provider(message) => f.write_str(message),
+            TokenError::Discovery { url, problem } => {
+                write!(f, "the OpenID Connect discovery document at {url} {problem}")
+            }
         }
     }
 }

@@ -21,8 +21,10 @@
 //! (`pager`); the request bodies [`Core`] encodes (`encode`); the secrets taken out of every
 //! error (`redact`); and what a generated request is made of (`operation`). Tokens a client
 //! gets for itself: the [`TokenProvider`] and its [`TokenCache`] (`token`), the tokens one
-//! attempt carries and when a 401 asks for new ones (`provided`), and the OAuth2 grants
-//! (`oauth`, feature `oauth2`: `TokenEndpoint` and what it makes).
+//! attempt carries and when a 401 asks for new ones (`provided`), the OAuth2 grants
+//! (`oauth`, feature `oauth2`: `TokenEndpoint` and what it makes), the device grant
+//! (`device`: `DeviceCode`) and OpenID Connect providers found by their discovery document
+//! (`oidc`: `OpenIdProvider`).
 //!
 //! ```no_run
 //! # #[cfg(feature = "oauth2")]
@@ -43,16 +45,20 @@
 //!
 //! The modules form layers, none naming one above it: `error`, `retry` and `servers` at the
 //! bottom, then `sign`, then `settings`, `call`, `redact`, `transfer`, `encode`, `pager` and
-//! `token`, then `provided` and `oauth`, then `core`, which sends what they build, then
-//! `builder` and `operation`, which build and use a core.
+//! `token`, then `provided` and `oauth`, then `device`, then `oidc`, then `core`, which sends
+//! what they build, then `builder` and `operation`, which build and use a core.
 
 mod builder;
 mod call;
 mod core;
+#[cfg(feature = "oauth2")]
+mod device;
 mod encode;
 mod error;
 #[cfg(feature = "oauth2")]
 mod oauth;
+#[cfg(feature = "oauth2")]
+mod oidc;
 mod operation;
 mod pager;
 mod provided;
@@ -65,11 +71,17 @@ mod token;
 mod transfer;
 
 pub use self::core::Core;
+#[cfg(feature = "oauth2")]
+pub use builder::ClientCredentialsSource;
 pub use builder::{Builder, DEFAULT_TIMEOUT};
 pub use call::{Call, CallBody, Headers, Made, given, given_time, scalar_text, segment, segments};
+#[cfg(feature = "oauth2")]
+pub use device::{DeviceAuthorization, DeviceCode};
 pub use error::{Error, ErrorTypes, TokenError};
 #[cfg(feature = "oauth2")]
 pub use oauth::{Authorization, AuthorizationCode, ClientCredentials, RefreshToken, TokenEndpoint};
+#[cfg(feature = "oauth2")]
+pub use oidc::{OpenIdClientCredentials, OpenIdProvider, ProviderMetadata};
 pub use operation::{DecodeAnswer, Empty, Json, Kind, Operation, Raw, Text, Varied, WithResponse, variant};
 pub use pager::Items;
 pub use retry::RetryPolicy;

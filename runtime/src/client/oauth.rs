@@ -25,8 +25,8 @@ use super::redact::Redactor;
 use super::settings::{Token, http_client_builder};
 use super::token::{AccessToken, TokenFuture, TokenProvider};
 use super::transfer::{BodyError, read_body};
-use oauth2::basic::{BasicClient, BasicErrorResponse, BasicTokenResponse};
-use oauth2::{EndpointNotSet, EndpointSet, RequestTokenError, TokenResponse};
+use oauth2::basic::{BasicClient, BasicTokenResponse};
+use oauth2::{EndpointNotSet, EndpointSet, ErrorResponseType, RequestTokenError, StandardErrorResponse, TokenResponse};
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -35,10 +35,10 @@ use std::time::Duration;
 
 /// The largest answer of a token endpoint read: 64 KiB (a token response is a few hundred
 /// bytes; a larger answer fails rather than fill memory).
-const MAX_TOKEN_RESPONSE_BYTES: usize = 64 * 1024;
+pub(super) const MAX_TOKEN_RESPONSE_BYTES: usize = 64 * 1024;
 
 /// How long one request to a token endpoint may take: 30 s.
-const TOKEN_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+pub(super) const TOKEN_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// An authorization server's token endpoint as a client of it: the URL, the client id and
 /// secret, and the HTTP client its requests go through.
@@ -118,8 +118,15 @@ impl TokenEndpoint {
         }
     }
 
+    /// The same client at another token URL (one an OpenID Connect provider's discovery
+    /// document names).
+    pub(super) fn at(mut self, url: &str) -> Self {
+        url.clone_into(&mut self.url);
+        self
+    }
+
     /// The `oauth2` crate's client of this endpoint.
-    fn client(
+    pub(super) fn client(
         &self,
     ) -> Result<BasicClient<EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>, TokenError>
     {
@@ -135,8 +142,13 @@ impl TokenEndpoint {
         Ok(client)
     }
 
+    /// The reqwest client [`TokenEndpoint::http_client`] gave, if any.
+    pub(super) fn configured_http(&self) -> Option<&reqwest::Client> {
+        self.http.as_ref()
+    }
+
     /// The HTTP client token requests go through.
-    fn http(&self) -> Result<Http, TokenError> {
+    pub(super) fn http(&self) -> Result<Http, TokenError> {
         let http = match &self.http {
             Some(http) => http.clone(),
             None => http_client_builder()
@@ -147,7 +159,7 @@ impl TokenEndpoint {
     }
 
     /// Takes this endpoint's secrets (and `more`) out of what it reports.
-    fn redactor<'a>(&'a self, more: impl IntoIterator<Item = &'a Token>) -> Redactor {
+    pub(super) fn redactor<'a>(&'a self, more: impl IntoIterator<Item = &'a Token>) -> Redactor {
         Redactor::of_secrets(self.client_secret.iter().chain(more).map(|secret| secret.0.to_string()))
     }
 }
@@ -204,7 +216,7 @@ impl fmt::Debug for RefreshToken {
 }
 
 impl RefreshToken {
-    fn of(endpoint: TokenEndpoint, first: Option<AccessToken>, refresh: Option<Token>) -> Self {
+    pub(super) fn of(endpoint: TokenEndpoint, first: Option<AccessToken>, refresh: Option<Token>) -> Self {
         RefreshToken { endpoint, scopes: Vec::new(), first: Mutex::new(first), refresh: Arc::new(Mutex::new(refresh)) }
     }
 
@@ -364,13 +376,13 @@ impl AuthorizationCode {
 }
 
 /// The access token of a token response, with its lifetime.
-fn access_token(answer: &BasicTokenResponse) -> AccessToken {
+pub(super) fn access_token(answer: &BasicTokenResponse) -> AccessToken {
     AccessToken { token: Token::new(answer.access_token().secret().clone()), expires_in: answer.expires_in() }
 }
 
 /// The [`TokenError`] of a failed token request, no secret in it.
-fn token_error<E: std::error::Error>(
-    error: RequestTokenError<E, BasicErrorResponse>,
+pub(super) fn token_error<E: std::error::Error, T: ErrorResponseType + AsRef<str> + fmt::Display>(
+    error: RequestTokenError<E, StandardErrorResponse<T>>,
     redactor: &Redactor,
 ) -> TokenError {
     match error {
@@ -385,11 +397,11 @@ fn token_error<E: std::error::Error>(
 }
 
 /// The `oauth2` crate's requests sent with a reqwest client of this crate's version.
-struct Http(reqwest::Client);
+pub(super) struct Http(reqwest::Client);
 
 /// Why a token request got no answer (its text holds no URL).
 #[derive(Debug)]
-struct HttpFailure(String);
+pub(super) struct HttpFailure(String);
 
 impl fmt::Display for HttpFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -399,7 +411,7 @@ impl fmt::Display for HttpFailure {
 
 impl std::error::Error for HttpFailure {}
 
-type HttpFuture<'c> = Pin<Box<dyn Future<Output = Result<oauth2::HttpResponse, HttpFailure>> + Send + 'c>>;
+pub(super) type HttpFuture<'c> = Pin<Box<dyn Future<Output = Result<oauth2::HttpResponse, HttpFailure>> + Send + 'c>>;
 
 impl<'c> oauth2::AsyncHttpClient<'c> for Http {
     type Error = HttpFailure;

@@ -1,10 +1,12 @@
-//! `oauth`: the OAuth 2.0 flows of the spec a client runs itself, as constants of the client's
-//! root: each client-credentials flow (`oauth::<SCHEME>`), which `Client::builder` hands the
-//! runtime builder so that `.client_credentials(id, secret)` reads it, and each
+//! `oauth`: the OAuth 2.0 flows and OpenID Connect schemes of the spec a client runs itself,
+//! as constants of the client's root: each client-credentials flow (`oauth::<SCHEME>`) and
+//! each OpenID Connect scheme (`oauth::<SCHEME>`, its discovery URL), which `Client::builder`
+//! hands the runtime builder so that `.client_credentials(id, secret)` reads them, each
 //! authorization-code flow (`oauth::<SCHEME>_AUTHORIZATION_CODE`), whose `.for_client(..)`
-//! gives the PKCE helper (the client crate's feature `oauth2`, the runtime's): where the
-//! tokens come from and the scopes the operations require. The token requests, cache and
-//! refresh are the runtime's.
+//! gives the PKCE helper, and each device-code flow (`oauth::<SCHEME>_DEVICE_CODE`, the
+//! RFC 8628 helper) (the client crate's feature `oauth2`, the runtime's): where the tokens
+//! come from and the scopes the operations require. Each constant's name is the model's
+//! (claimed once in lowering). The token requests, cache and refresh are the runtime's.
 
 use super::super::rust::{doc, ident};
 use crate::model::{Api, AuthScheme, Grant, OAuthFlow, SchemeKind};
@@ -16,19 +18,28 @@ pub(super) fn oauth_module(api: &Api) -> TokenStream {
     let flows: Vec<TokenStream> = api
         .auth_schemes
         .iter()
-        .flat_map(|scheme| [client_credentials_const(api, scheme), authorization_code_const(api, scheme)])
+        .flat_map(|scheme| {
+            [
+                client_credentials_const(api, scheme),
+                openid_connect_const(api, scheme),
+                authorization_code_const(api, scheme),
+                device_code_const(api, scheme),
+            ]
+        })
         .flatten()
         .collect();
     if flows.is_empty() {
         return TokenStream::new();
     }
     quote! {
-        /// The OAuth 2.0 flows of the spec's schemes a client runs itself. With this crate's
-        /// feature `oauth2`: `Client::builder(url).client_credentials(id, secret)` gets,
-        /// caches and refreshes its own tokens by the first client-credentials flow
-        /// (`.client_credentials_of(&oauth::<SCHEME>, ..)` by another);
-        /// `oauth::<SCHEME>_AUTHORIZATION_CODE.for_client(id, redirect_url)` gives a PKCE URL
-        /// to open, then exchanges the code for tokens that `.token_provider(..)` refreshes.
+        /// The OAuth 2.0 flows and OpenID Connect schemes of the spec a client runs itself.
+        /// With this crate's feature `oauth2`: `Client::builder(url).client_credentials(id,
+        /// secret)` gets, caches and refreshes its own tokens by the first client-credentials
+        /// flow, else the first OpenID Connect scheme (`.client_credentials_of(&oauth::<SCHEME>,
+        /// ..)` by another); `oauth::<SCHEME>_AUTHORIZATION_CODE.for_client(id, redirect_url)`
+        /// gives a PKCE URL to open, then exchanges the code for tokens that
+        /// `.token_provider(..)` refreshes; `oauth::<SCHEME>_DEVICE_CODE.for_client(id)` shows
+        /// a user code, then polls for the tokens.
         pub mod oauth {
             #(#flows)*
         }
@@ -37,29 +48,46 @@ pub(super) fn oauth_module(api: &Api) -> TokenStream {
 
 /// True when the client declares a flow, and so has the feature `oauth2`.
 pub(super) fn has_flows(api: &Api) -> bool {
-    api.auth_schemes
-        .iter()
-        .any(|scheme| client_credentials_url(scheme).is_some() || authorization_code(scheme).is_some())
+    api.auth_schemes.iter().any(|scheme| {
+        client_credentials_url(scheme).is_some()
+            || authorization_code(scheme).is_some()
+            || device_code(scheme).is_some()
+            || discovery_url(scheme).is_some()
+    })
 }
 
-/// `.oauth_flows(&[oauth::<SCHEME>, ..])` on the runtime builder: the spec's client-credentials
-/// flows, in its order; nothing when there is none.
+/// `.oauth_flows(&[oauth::<SCHEME>, ..])` and `.openid_flows(&[..])` on the runtime builder:
+/// the spec's client-credentials flows and OpenID Connect schemes, in its order; nothing for
+/// a kind there is none of.
 pub(super) fn flows_setter(api: &Api) -> TokenStream {
-    let names: Vec<_> = api
-        .auth_schemes
-        .iter()
-        .filter(|scheme| client_credentials_url(scheme).is_some())
-        .map(|scheme| ident(&scheme.rust.to_uppercase()))
-        .collect();
-    if names.is_empty() {
-        return TokenStream::new();
-    }
-    quote! { .oauth_flows(&[#(oauth::#names),*]) }
+    let names = |has: fn(&AuthScheme) -> bool| -> Vec<_> {
+        api.auth_schemes.iter().filter(|scheme| has(scheme)).map(|scheme| ident(&scheme.rust.to_uppercase())).collect()
+    };
+    let (flows, openid) = (names(|s| client_credentials_url(s).is_some()), names(|s| discovery_url(s).is_some()));
+    let flows = (!flows.is_empty()).then(|| quote! { .oauth_flows(&[#(oauth::#flows),*]) });
+    let openid = (!openid.is_empty()).then(|| quote! { .openid_flows(&[#(oauth::#openid),*]) });
+    quote! { #flows #openid }
 }
 
-/// The scheme whose client-credentials flow `.client_credentials(id, secret)` runs: the first.
+/// The scheme `.client_credentials(id, secret)` runs: the first with a client-credentials
+/// flow, else the first OpenID Connect scheme (the runtime builder's order).
 pub(super) fn first_flow_scheme(api: &Api) -> Option<&str> {
-    api.auth_schemes.iter().find(|scheme| client_credentials_url(scheme).is_some()).map(|scheme| scheme.name.as_str())
+    let first = |has: fn(&AuthScheme) -> bool| api.auth_schemes.iter().find(|scheme| has(scheme));
+    first(|s| client_credentials_url(s).is_some())
+        .or_else(|| first(|s| discovery_url(s).is_some()))
+        .map(|scheme| scheme.name.as_str())
+}
+
+/// The discovery URL of an OpenID Connect scheme.
+fn discovery_url(scheme: &AuthScheme) -> Option<&str> {
+    let SchemeKind::OpenIdConnect { url } = &scheme.kind else { return None };
+    Some(url)
+}
+
+/// The scheme's device-code flow, if it has one with both its URLs.
+fn device_code(scheme: &AuthScheme) -> Option<&OAuthFlow> {
+    flow_of(scheme, Grant::DeviceCode)
+        .filter(|flow| flow.device_authorization_url.is_some() && flow.token_url.is_some())
 }
 
 /// The token URL of the scheme's client-credentials flow, if it has one.
@@ -126,6 +154,53 @@ fn authorization_code_const(api: &Api, scheme: &AuthScheme) -> Option<TokenStrea
             authorization_url: #authorization_url,
             token_url: #token_url,
             refresh_url: #refresh_url,
+            scopes: &[#(#scopes),*],
+        };
+    })
+}
+
+/// `oauth::<SCHEME>` of an OpenID Connect scheme: its discovery URL and every scope the
+/// operations require of it (the provider's, which the spec does not declare).
+fn openid_connect_const(api: &Api, scheme: &AuthScheme) -> Option<TokenStream> {
+    let url = discovery_url(scheme)?;
+    let name = ident(&scheme.rust.to_uppercase());
+    let scopes = required_scopes(api, &scheme.name);
+    let text = format!(
+        "`{}`: the OpenID Connect provider whose discovery document is `{url}`, tokens from the endpoints it names, asking for {}.",
+        scheme.name,
+        asking(&scopes)
+    );
+    let (doc, scheme_name) = (doc(&text), &scheme.name);
+    Some(quote! {
+        #doc
+        pub const #name: ::apigen_runtime::codegen::OpenIdConnectFlow = ::apigen_runtime::codegen::OpenIdConnectFlow {
+            scheme: #scheme_name,
+            discovery_url: #url,
+            scopes: &[#(#scopes),*],
+        };
+    })
+}
+
+/// `oauth::<SCHEME>_DEVICE_CODE`, asking for the scopes the operations require of the scheme
+/// that this flow declares (as the authorization-code flow's).
+fn device_code_const(api: &Api, scheme: &AuthScheme) -> Option<TokenStream> {
+    let flow = device_code(scheme)?;
+    let (device_url, token_url) = (flow.device_authorization_url.as_deref()?, flow.token_url.as_deref()?);
+    let name = ident(flow.constant.as_deref()?);
+    let mut scopes = required_scopes(api, &scheme.name);
+    scopes.retain(|scope| flow.scopes.iter().any(|(declared, _)| declared == scope));
+    let text = format!(
+        "`{}`: the device asks for a user code at `{device_url}` and polls `{token_url}` for its tokens, asking for {}.",
+        scheme.name,
+        asking(&scopes)
+    );
+    let (doc, scheme_name) = (doc(&text), &scheme.name);
+    Some(quote! {
+        #doc
+        pub const #name: ::apigen_runtime::codegen::DeviceCodeFlow = ::apigen_runtime::codegen::DeviceCodeFlow {
+            scheme: #scheme_name,
+            device_authorization_url: #device_url,
+            token_url: #token_url,
             scopes: &[#(#scopes),*],
         };
     })
