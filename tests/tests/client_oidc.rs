@@ -332,3 +332,16 @@ async fn the_device_grant_of_an_openid_connect_provider_uses_its_device_endpoint
         )
     );
 }
+
+/// Issue 49's fixture holds, in one spec, flows of both kinds with scopes per operation and
+/// two servers, one with a variable: the client offers each, its variable typed.
+#[test]
+fn the_vault_offers_both_servers_its_region_typed() {
+    use vault_client::servers::{production, regional};
+    assert_eq!(vault_client::DEFAULT_BASE_URL, production::URL);
+    assert_eq!(regional::URL, "https://eu.vault.example.com");
+    assert_eq!(regional::url(regional::Region::Us), "https://us.vault.example.com");
+    assert_eq!(regional::Region::ALL, [regional::Region::Eu, regional::Region::Us]);
+    let client = Client::builder(regional::url(regional::Region::Us)).client_credentials("id", "secret").build();
+    assert_eq!(client.unwrap().settings().base_url, "https://us.vault.example.com");
+}
