@@ -345,3 +345,57 @@ fn the_vault_offers_both_servers_its_region_typed() {
     let client = Client::builder(regional::url(regional::Region::Us)).client_credentials("id", "secret").build();
     assert_eq!(client.unwrap().settings().base_url, "https://us.vault.example.com");
 }
+
+/// An API whose only scheme is OpenID Connect: its client's builder knows the provider, so
+/// `Client::builder(url).client_credentials(id, secret)` runs it (the vault's client above,
+/// its client-credentials flows set aside, is that builder compiled and on the wire).
+#[test]
+fn an_api_whose_only_scheme_is_openid_connect_gets_its_provider_in_the_builder() {
+    let dir = tempfile::tempdir().unwrap();
+    let (spec, out) = (dir.path().join("spec"), dir.path().join("generated"));
+    std::fs::create_dir_all(&spec).unwrap();
+    let text = r#"
+api:
+  name: sso
+  title: SSO API
+  version: "1"
+  description: One OpenID Connect scheme.
+  auth:
+    sso: { type: openid-connect, url: "https://sso.example.com/.well-known/openid-configuration" }
+tags:
+  me: { title: Me, description: The caller. }
+tag: me
+types:
+  Me:
+    description: The caller.
+    fields:
+      name: { type: string, description: The name. }
+operations:
+  me:
+    method: GET
+    path: /me
+    summary: Who the caller is.
+    auth: { sso: [profile] }
+    response: { status: 200, type: Me }
+"#;
+    std::fs::write(spec.join("api.yaml"), text).unwrap();
+    let runtime = std::fs::canonicalize("../runtime").unwrap();
+    apigen::Generator::new()
+        .spec(&spec)
+        .out(&out)
+        .runtime_path(runtime)
+        .cache(apigen::CacheDir::none())
+        .generate()
+        .unwrap();
+    // Read with its line breaks and indentation as single spaces.
+    let root = std::fs::read_to_string(out.join("client/src/root.rs")).unwrap();
+    let root = root.split_whitespace().collect::<Vec<_>>().join(" ");
+    let builder = "ClientBuilder::new(base_url, USER_AGENT, SCHEMES, &ERRORS) .openid_flows(&[oauth::SSO])";
+    assert!(root.contains(builder), "{root}");
+    assert!(!root.contains(".oauth_flows("), "{root}");
+    assert!(root.contains("discovery_url: \"https://sso.example.com/.well-known/openid-configuration\""), "{root}");
+    assert!(root.contains("scopes: &[\"profile\"]"), "{root}");
+    assert!(root.contains("`.client_credentials(client_id, client_secret)` (feature `oauth2`)"), "{root}");
+    let manifest = std::fs::read_to_string(out.join("client/Cargo.toml")).unwrap();
+    assert!(manifest.contains("oauth2 = [\"apigen-runtime/oauth2\"]"), "{manifest}");
+}

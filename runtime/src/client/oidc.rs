@@ -236,7 +236,7 @@ impl OpenIdProvider {
         ];
         match endpoints.into_iter().find(|(_, url)| url.is_some_and(|url| !is_https(url))) {
             Some((member, Some(url))) => Err(self.problem(format!(
-                "was fetched over https but names a `{member}` that is not https ({url}): credentials would travel in clear"
+                "was fetched over https but its `{member}` is not ({url}): credentials would travel in clear"
             ))),
             _ => Ok(()),
         }
@@ -296,7 +296,7 @@ mod tests {
             secure.check_https(&metadata("https://sso.example.com/token", Some("http://sso.example.com/authorize"))),
             Err(TokenError::Discovery {
                 url: "https://sso.example.com/.well-known/openid-configuration".into(),
-                problem: "was fetched over https but names a `authorization_endpoint` that is not https \
+                problem: "was fetched over https but its `authorization_endpoint` is not \
                           (http://sso.example.com/authorize): credentials would travel in clear"
                     .into(),
             })
