@@ -35,7 +35,7 @@ pub use crate::auth::{
 pub use crate::error::ErrorShape;
 pub use crate::format::Format;
 pub use crate::json::{Decoder, Fields, Mode, decode, deserialize, tagged, untagged};
-pub use crate::media::Part;
+pub use crate::media::{Part, sent_type};
 pub use crate::page::{PageStyle, Paginated, Paging};
 pub use crate::params::{HeaderSet, header_list, header_value};
 pub use crate::redact::{Redacted, redact_option, redact_patch};

@@ -97,14 +97,17 @@ pub fn negotiate(accept: Option<&str>, offered: &[&'static str]) -> Option<&'sta
     if ranges.is_empty() {
         return offered.first().copied();
     }
-    // Each offered type's quality: that of the most specific range matching it.
+    // Each offered type's quality: that of the most specific range matching it. An offered
+    // range (`image/*`, an answer whose handler names the concrete type) meets any type of
+    // the `Accept` within it too (`image/png`), at that type's quality.
     let quality = |offer: &str| -> f32 {
         let offer = essence(offer);
         let (major, _) = offer.split_once('/').unwrap_or((&*offer, ""));
         let exact = ranges.iter().find(|(range, _)| *range == offer);
         let family = ranges.iter().find(|(range, _)| range.strip_suffix("/*") == Some(major));
         let any = ranges.iter().find(|(range, _)| range == "*/*");
-        exact.or(family).or(any).map_or(0.0, |(_, q)| *q)
+        let inside = ranges.iter().filter(|(range, _)| within(&offer, range)).map(|(_, q)| *q).reduce(f32::max);
+        exact.or(family).or(any).map(|(_, q)| *q).or(inside).unwrap_or(0.0)
     };
     let mut best: Option<(&'static str, f32)> = None;
     for offer in offered {
@@ -114,6 +117,44 @@ pub fn negotiate(accept: Option<&str>, offered: &[&'static str]) -> Option<&'sta
         }
     }
     best.map(|(offer, _)| offer)
+}
+
+/// Whether `media_type` lies within `range` (`image/png` within `image/*`, anything within
+/// `*/*`, a type within itself), compared by essence without case.
+pub fn within(range: &str, media_type: &str) -> bool {
+    let (range, media) = (essence(range), essence(media_type));
+    match range.split_once('/') {
+        Some(("*", "*")) => true,
+        Some((major, "*")) => media.split_once('/').is_some_and(|(m, _)| m == major),
+        _ => range == media,
+    }
+}
+
+/// The concrete media type an answer declared only as a range is sent in when its handler
+/// names none: `application/octet-stream` for `*/*` and `application/*` (RFC 2046's type of
+/// arbitrary bytes), a common member of a well-known family (`image/png`, `audio/mpeg`,
+/// `video/mp4`, `text/plain`, `font/woff2`), else `<type>/octet-stream`; a concrete type is
+/// itself.
+pub fn range_default(range: &str) -> Cow<'_, str> {
+    let Some(major) = essence(range).strip_suffix("/*").map(str::to_owned) else { return Cow::Borrowed(range) };
+    Cow::Borrowed(match major.as_str() {
+        "*" | "application" => "application/octet-stream",
+        "image" => "image/png",
+        "audio" => "audio/mpeg",
+        "video" => "video/mp4",
+        "text" => "text/plain",
+        "font" => "font/woff2",
+        _ => return Cow::Owned(format!("{major}/octet-stream")),
+    })
+}
+
+/// The media type a part declared in `allowed` is sent in: the first concrete one, else a
+/// common member of the first range ([`range_default`]: `image/png` for `image/*`).
+pub fn sent_type<'a>(allowed: &[&'a str]) -> Cow<'a, str> {
+    match allowed.iter().find(|media| !media.contains('*')) {
+        Some(concrete) => Cow::Borrowed(concrete),
+        None => allowed.first().map_or(Cow::Borrowed("application/octet-stream"), |range| range_default(range)),
+    }
 }
 
 /// A file part of a `multipart/form-data` body: its bytes with the file name and content type
@@ -208,6 +249,32 @@ impl Part {
             file_name: file.file_name.clone(),
             content_type: Some(file.content_type.clone().unwrap_or_else(|| default.to_owned())),
             bytes: file.bytes.clone(),
+        }
+    }
+
+    /// A file part of a field whose media types are declared (OpenAPI's
+    /// `encoding.<field>.contentType`, ranges allowed): sent in the file's own content type
+    /// when `allowed` takes it, else in the first concrete one allowed ([`sent_type`]), so the
+    /// part never travels as a type the document refuses.
+    pub fn file_within(name: &str, file: &FilePart, allowed: &[&str]) -> Part {
+        let own = file.content_type.as_deref().filter(|own| accepts(allowed, own).is_some());
+        let content_type = own.map_or_else(|| sent_type(allowed).into_owned(), str::to_owned);
+        Part {
+            name: name.to_owned(),
+            file_name: file.file_name.clone(),
+            content_type: Some(content_type),
+            bytes: file.bytes.clone(),
+        }
+    }
+
+    /// A text part of a field whose media types are declared: `text` sent in the first
+    /// concrete one ([`sent_type`]; a scalar the document sends as `application/json`).
+    pub fn text_within(name: &str, text: String, allowed: &[&str]) -> Part {
+        Part {
+            name: name.to_owned(),
+            file_name: None,
+            content_type: Some(sent_type(allowed).into_owned()),
+            bytes: Bytes::from(text),
         }
     }
 
@@ -381,6 +448,44 @@ mod tests {
         assert_eq!(negotiate(Some("*/*"), &offered), Some("application/pdf"));
         assert_eq!(negotiate(Some("*/*, application/pdf;q=0"), &offered), Some("text/markdown"));
         assert_eq!(negotiate(Some("image/png"), &offered), None);
+        // An answer declared as a range meets the types within it.
+        assert_eq!(negotiate(Some("image/webp"), &["image/*"]), Some("image/*"));
+        assert_eq!(negotiate(Some("text/plain"), &["image/*"]), None);
+        assert_eq!(negotiate(Some("audio/ogg;q=0.2, video/mp4"), &["audio/*", "video/*"]), Some("video/*"));
+        assert_eq!(negotiate(Some("application/zip"), &["*/*"]), Some("*/*"));
+    }
+
+    #[test]
+    fn a_declared_part_is_sent_in_the_files_own_type_when_allowed_else_the_first_concrete() {
+        let allowed = ["image/png", "image/jpeg"];
+        let file = |own: Option<&str>| FilePart {
+            file_name: Some("a".into()),
+            content_type: own.map(str::to_owned),
+            bytes: Bytes::new(),
+        };
+        let sent = |own| Part::file_within("f", &file(own), &allowed).content_type;
+        assert_eq!(sent(Some("image/jpeg")), Some("image/jpeg".into()));
+        assert_eq!(sent(Some("text/plain")), Some("image/png".into()));
+        assert_eq!(sent(None), Some("image/png".into()));
+        assert_eq!(sent_type(&["video/*", "application/octet-stream"]), "application/octet-stream");
+        assert_eq!(sent_type(&["image/*"]), "image/png");
+        assert_eq!(
+            Part::text_within("o", "{}".into(), &["application/json"]).content_type.as_deref(),
+            Some("application/json")
+        );
+    }
+
+    #[test]
+    fn ranges_hold_their_types_and_default_to_a_member() {
+        assert!(within("image/*", "Image/PNG; q=1"));
+        assert!(within("*/*", "application/zip"));
+        assert!(within("application/pdf", "application/pdf; name=a"));
+        assert!(!within("image/*", "text/plain"));
+        assert!(!within("application/pdf", "application/zip"));
+        assert_eq!(range_default("*/*"), "application/octet-stream");
+        assert_eq!(range_default("image/*"), "image/png");
+        assert_eq!(range_default("model/*"), "model/octet-stream");
+        assert_eq!(range_default("application/pdf"), "application/pdf");
     }
 
     #[test]

@@ -196,7 +196,7 @@ fn every_route_form_of_a_document_is_read_and_the_others_are_gaps_with_their_rea
 #[test]
 fn bodies_that_are_not_json_keep_their_kind_and_media_types() {
     let (_dir, report, imported) = import("fixtures/generated/files/openapi.json");
-    assert_eq!(report.summary.kept, 9);
+    assert_eq!(report.summary.kept, 10);
     let kinds: Vec<String> = imported
         .operations
         .iter()
@@ -213,6 +213,15 @@ fn bodies_that_are_not_json_keep_their_kind_and_media_types() {
         assert_eq!(media(&found.body), media(&op.body), "{}: {kinds:?}", op.name);
         assert_eq!(found.response.media_types, op.response.media_types, "{}", op.name);
     }
+    // A part's declared media types come back from openapi.json's `encoding.<field>.contentType`.
+    let part_types = |api: &Api| {
+        let op = api.operations.iter().find(|o| o.name == "uploadAttachments").unwrap();
+        let Some(apigen::model::TypeRef::Named(name)) = op.body.as_ref().map(|b| &b.ty) else { panic!("a body") };
+        let TypeKind::Object(object) = &api.types[name].kind else { panic!("an object") };
+        object.fields.iter().map(|f| (f.wire.clone(), f.media_types.clone())).collect::<Vec<_>>()
+    };
+    assert_eq!(part_types(&imported), part_types(&original));
+    assert!(part_types(&imported).contains(&("preview".into(), vec!["image/png".into(), "image/jpeg".into()])));
 }
 
 #[test]
@@ -1372,6 +1381,78 @@ fn an_xml_response_is_answered_and_read_as_raw_bytes() {
     assert!(imported.summary.line().contains("xml-responses 1"), "{}", imported.summary.line());
     let ops = written(&imported, None);
     assert!(ops.contains("type: bytes\n      media_type: [application/pdf, application/xml]"), "{ops}");
+}
+
+#[test]
+fn a_response_given_only_as_a_media_range_is_raw_bytes_in_that_range_never_empty() {
+    let answer = |content: serde_json::Value| serde_json::json!({"get": {"responses": {"200": {"description": "it", "content": content}}}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Media", "version": "1"},
+        "paths": {
+            "/image": answer(serde_json::json!({"image/*": {"schema": {"type": "string", "format": "binary"}}})),
+            "/stream": answer(serde_json::json!({"audio/*": {}, "video/*": {}})),
+            // A lone `*` is `*/*`; a binary schema under `*/*` is bytes, not a JSON string.
+            "/any": answer(serde_json::json!({"*": {}})),
+            "/file": answer(serde_json::json!({"*/*": {"schema": {"type": "string", "format": "binary"}}})),
+            // `*/*` over a typed schema stays JSON, as converted Swagger documents mean it.
+            "/json": answer(serde_json::json!({"*/*": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}})),
+        }
+    });
+    let imported = apigen::import::import(&doc, "media.json").unwrap();
+    let api = lint_imported(&imported, "the media ranges do not lint");
+    assert!(!imported.summary.line().contains("non-json-responses"), "{}", imported.summary.line());
+    let answered = |path: &str| {
+        let op = api.operations.iter().find(|o| o.path.raw == path).unwrap();
+        let ty = match &op.response.body {
+            ResponseBody::Value(ty) => ty.to_string(),
+            other => format!("{other:?}"),
+        };
+        (ty, op.response.media_types.clone())
+    };
+    assert_eq!(answered("/image"), ("bytes".into(), vec!["image/*".to_owned()]));
+    assert_eq!(answered("/stream"), ("bytes".into(), vec!["audio/*".to_owned(), "video/*".to_owned()]));
+    assert_eq!(answered("/any"), ("bytes".into(), vec!["*/*".to_owned()]));
+    assert_eq!(answered("/file"), ("bytes".into(), vec!["*/*".to_owned()]));
+    assert_eq!(answered("/json").1, vec!["application/json".to_owned()]);
+}
+
+#[test]
+fn a_parts_declared_content_type_is_kept_and_its_headers_are_a_gap() {
+    let binary = serde_json::json!({"type": "string", "format": "binary"});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Avatars", "version": "1"},
+        "paths": {"/avatar": {"post": {"operationId": "pickAvatar",
+            "requestBody": {"required": true, "content": {"multipart/form-data": {
+                "schema": {"type": "object", "required": ["avatarfile"], "properties": {
+                    "avatarfile": binary, "options": {"type": "string"}, "banner": binary}},
+                // PeerTube's list, pdfbroker's JSON text part, a range with headers the
+                // format does not keep.
+                "encoding": {
+                    "avatarfile": {"contentType": "image/png, image/jpeg"},
+                    "options": {"contentType": "application/json"},
+                    "banner": {"contentType": "image/*", "headers": {"X-Rate": {"schema": {"type": "integer"}}}}
+                }}}},
+            "responses": {"204": {"description": "done"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "avatars.json").unwrap();
+    let api = lint_imported(&imported, "the avatars do not lint");
+    assert!(imported.summary.line().contains("part-encoding 1"), "{}", imported.summary.line());
+    let op = api.operations.iter().find(|o| o.name == "pickAvatar").unwrap();
+    let apigen::model::TypeRef::Named(name) = &op.body.as_ref().unwrap().ty else { panic!("an object body") };
+    let TypeKind::Object(object) = &api.types[name].kind else { panic!("an object") };
+    let declared: Vec<(String, Vec<String>)> =
+        object.fields.iter().map(|f| (f.wire.clone(), f.media_types.clone())).collect();
+    let strings = |list: &[&str]| list.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        declared,
+        [
+            ("avatarfile".into(), strings(&["image/png", "image/jpeg"])),
+            ("options".into(), strings(&["application/json"])),
+            ("banner".into(), strings(&["image/*"])),
+        ]
+    );
 }
 
 #[test]

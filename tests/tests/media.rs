@@ -2,7 +2,8 @@
 //! is not this repository's (`tests/fixtures/valid/files`): raw bytes streamed both ways, a
 //! form that also takes JSON and is validated like it, a multipart upload of two files and a
 //! field, a multipart upload of an object (one JSON part) and N files (a part each), CSV and plain text, a document rendered as PDF or Markdown by `Accept`, and the
-//! 415 and 406 the router answers for media types an operation does not take or give.
+//! 415 and 406 the router answers for media types an operation does not take or give, and an
+//! answer declared only as a range (`image/*`) in the concrete type its handler chooses.
 
 use apigen_runtime::Bytes;
 use apigen_runtime::client::CallBody;
@@ -13,8 +14,8 @@ use files_server::types::{
 };
 use files_server::{
     ApiError, Authenticator, BlobsApi, Context, CreateChargeRequest, Credential, EchoNoteRequest, ExportChargesRequest,
-    FormsApi, GetBlobRequest, PutBlobRequest, QuoteChargeRequest, RenderDocumentRequest, Secret, ServerConfig,
-    UploadAttachmentsRequest, UploadBundleRequest,
+    FormsApi, GetBlobRequest, GetThumbnailRequest, PutBlobRequest, QuoteChargeRequest, RenderDocumentRequest, Secret,
+    ServerConfig, UploadAttachmentsRequest, UploadBundleRequest,
 };
 use futures_util::StreamExt;
 use serde_json::{Value, json};
@@ -64,6 +65,20 @@ impl BlobsApi for Store {
         let chunks: Vec<Result<Bytes, std::io::Error>> =
             blob.chunks(64 * 1024).map(|c| Ok(blob.slice_ref(c))).collect();
         Ok(files_server::Download::stream(futures_util::stream::iter(chunks)))
+    }
+
+    async fn get_thumbnail(
+        &self,
+        _: Context<()>,
+        request: GetThumbnailRequest,
+    ) -> Result<files_server::Download, ApiError> {
+        // The image type follows the name; `.txt` is a handler's bug, a type outside `image/*`.
+        let thumbnail = files_server::Download::bytes(format!("thumb of {}", request.name));
+        Ok(match request.name.rsplit_once('.').map(|(_, extension)| extension) {
+            Some("webp") => thumbnail.content_type("image/webp"),
+            Some("txt") => thumbnail.content_type("text/plain"),
+            _ => thumbnail,
+        })
     }
 
     async fn render_document(
@@ -380,6 +395,62 @@ async fn a_multipart_upload_carries_two_files_and_a_field() {
 }
 
 #[tokio::test]
+async fn a_part_of_declared_media_types_is_sent_in_one_and_refused_415_in_another() {
+    let base = start().await;
+    let client = client(&base);
+    let upload = |preview: files_client::FilePart| AttachmentUpload {
+        title: "T".into(),
+        document: files_client::FilePart::new("a.pdf", "application/pdf", &b"%PDF"[..]),
+        preview: Some(preview),
+    };
+    // The file's own type when the declared ones take it; else the first declared (never
+    // `text/plain`, which the document refuses); none given: the first too.
+    let mut sent = Vec::new();
+    for own in [Some("image/jpeg"), Some("text/plain"), None] {
+        let preview = files_client::FilePart {
+            file_name: Some("p".into()),
+            content_type: own.map(Into::into),
+            bytes: Bytes::from_static(b"img"),
+        };
+        let stored = client.forms().upload_attachments(upload(preview)).send().await.unwrap();
+        sent.push(stored.files[1].content_type.clone());
+    }
+    assert_eq!(sent, [Some("image/jpeg".into()), Some("image/png".into()), Some("image/png".into())]);
+
+    // The server refuses a part in a type the encoding does not allow: 415, naming the part.
+    let part = |head: &str| {
+        format!(
+            "--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nT\r\n--b\r\n\
+             Content-Disposition: form-data; name=\"document\"; filename=\"a.pdf\"\r\n\r\nA\r\n--b\r\n\
+             Content-Disposition: form-data; name=\"preview\"; filename=\"p\"\r\n{head}\r\nP\r\n--b--\r\n"
+        )
+    };
+    let mut answers = Vec::new();
+    for head in ["Content-Type: text/plain\r\n", "", "Content-Type: IMAGE/JPEG\r\n"] {
+        let request =
+            http().post(format!("{base}/attachments")).header("content-type", "multipart/form-data; boundary=b");
+        let (status, _, body) = answer(request.body(part(head))).await;
+        answers.push((status, body["error"]["message"].clone()));
+    }
+    assert_eq!(
+        answers,
+        [
+            (
+                415,
+                json!("the part `preview` must be sent as one of: image/png, image/jpeg; it was sent as `text/plain`")
+            ),
+            (
+                415,
+                json!(
+                    "the part `preview` must be sent as one of: image/png, image/jpeg; it was sent without `Content-Type` (read as `text/plain`)"
+                )
+            ),
+            (201, Value::Null),
+        ]
+    );
+}
+
+#[tokio::test]
 async fn a_multipart_object_is_one_json_part_and_a_list_of_files_a_part_each_both_ways() {
     let base = start().await;
     let client = client(&base);
@@ -522,6 +593,44 @@ async fn a_media_type_the_operation_does_not_take_is_415_and_an_accept_it_cannot
         json!({"error": {
             "code": 406,
             "message": "the operation answers application/pdf, text/markdown; `Accept` allows none of them",
+        }})
+    );
+}
+
+#[tokio::test]
+async fn an_answer_declared_as_a_range_is_sent_in_the_type_the_handler_chooses_within_it() {
+    let base = start().await;
+    let client = client(&base);
+    // The handler names one: the caller reads it.
+    let webp = client.blobs().get_thumbnail("photo.webp").send().await.unwrap();
+    assert_eq!(webp.content_type(), Some("image/webp"));
+    assert_eq!(webp.bytes(1 << 20).await.unwrap(), "thumb of photo.webp");
+    // It names none: a common member of the range, never the range itself.
+    let png = client.blobs().get_thumbnail("photo").send().await.unwrap();
+    assert_eq!(png.content_type(), Some("image/png"));
+    // A caller's `Accept` naming a type within the range is met; one outside it is 406.
+    let response =
+        http().get(format!("{base}/blobs/a.webp/thumbnail")).bearer_auth("tok").header("accept", "image/webp").send();
+    let response = response.await.unwrap();
+    assert_eq!(
+        (response.status().as_u16(), &response.headers()["content-type"]),
+        (200, &"image/webp".parse().unwrap())
+    );
+    let (status, _, body) =
+        answer(http().get(format!("{base}/blobs/a.webp/thumbnail")).header("accept", "text/plain")).await;
+    assert_eq!(status, 406);
+    assert_eq!(
+        body,
+        json!({"error": {"code": 406, "message": "the operation answers image/*; `Accept` allows none of them"}})
+    );
+    // A type outside the range is the handler's bug: 500 in the API's error body, not sent.
+    let (status, content_type, body) = answer(http().get(format!("{base}/blobs/notes.txt/thumbnail"))).await;
+    assert_eq!((status, content_type.as_str()), (500, "application/json"));
+    assert_eq!(
+        body,
+        json!({"error": {
+            "code": 500,
+            "message": "the handler answered `Content-Type: text/plain`, which is not a media type within `image/*`",
         }})
     );
 }

@@ -439,6 +439,10 @@ impl Document<'_> {
                 && let Some(nested) = self.nested_form_encoding(body, encoding)
             {
                 media.push(("encoding", nested));
+            } else if encoding == Encoding::Multipart
+                && let Some(parts) = self.part_encoding(body)
+            {
+                media.push(("encoding", parts));
             }
             content.insert(media_type.clone(), object(media));
         }
@@ -468,6 +472,20 @@ impl Document<'_> {
         }
         // A form in brackets only for its undeclared keys has no field to say it of.
         (!encoding.is_empty()).then_some(Value::Object(encoding))
+    }
+
+    /// The `encoding` of a multipart body's parts whose media types are declared:
+    /// `contentType`, a comma-separated list as OpenAPI writes several.
+    fn part_encoding(&self, body: &crate::model::Body) -> Option<Value> {
+        let TypeRef::Named(name) = &body.ty else { return None };
+        let TypeKind::Object(object) = &self.api.ty(name).kind else { return None };
+        let parts: Map<String, Value> = object
+            .fields
+            .iter()
+            .filter(|f| !f.media_types.is_empty())
+            .map(|f| (f.wire.clone(), json!({"contentType": f.media_types.join(", ")})))
+            .collect();
+        (!parts.is_empty()).then_some(Value::Object(parts))
     }
 
     /// `responses`: every success status, the router's refusals, each failure status once

@@ -238,6 +238,7 @@ impl Importer<'_> {
             typed.gap(self.built.gaps.note(gaps::FORM_OBJECTS, &pointer));
         }
         let mut node = typed.node(keys);
+        self.part_media_types(&mut node, entry, multipart, &refs::child(&refs::child(pointer, "content"), media));
         // Files: `format: binary` strings of a multipart form.
         if let Some(Value::Object(out)) = node.get_mut("fields") {
             for (name, file) in fields {
@@ -246,12 +247,42 @@ impl Importer<'_> {
                     // that many, a part each.
                     let counts =
                         |k: &str| file == FormField::Files && matches!(k, "min_items" | "max_items" | "exact_items");
-                    field.retain(|k, _| matches!(k.as_str(), "optional" | "description") || counts(k));
+                    field.retain(|k, _| matches!(k.as_str(), "optional" | "description" | "media_type") || counts(k));
                     field.insert("type".into(), json!(if file == FormField::Files { "list<file>" } else { "file" }));
                 }
             }
         }
         Some(node)
+    }
+
+    /// A multipart form's declared part types (`encoding.<field>.contentType`, a
+    /// comma-separated list of media types or ranges) as each field's `media_type`; what the
+    /// format does not keep (a part's `headers`, a urlencoded field's `contentType`) is gap
+    /// `part-encoding`, never lost silently.
+    fn part_media_types(&mut self, node: &mut Map<String, Value>, entry: &Value, multipart: bool, pointer: &str) {
+        let Some(encoding) = entry.get("encoding").and_then(Value::as_object) else { return };
+        let mut lost = false;
+        for (name, how) in encoding {
+            lost |= how.get("headers").and_then(Value::as_object).is_some_and(|h| !h.is_empty());
+            let Some(listed) = how.get("contentType").and_then(Value::as_str) else { continue };
+            if !multipart {
+                lost = true;
+                continue;
+            }
+            let types = distinct(listed.split(',').map(essence).filter(|m| media_syntax(m)));
+            let field = node.get_mut("fields").and_then(|f| f.get_mut(name)).and_then(Value::as_object_mut);
+            if let Some(field) = field.filter(|_| !types.is_empty()) {
+                field.insert("media_type".into(), one_or_list(types));
+            }
+        }
+        if lost {
+            let gap = self.built.gaps.note(gaps::PART_ENCODING, &refs::child(pointer, "encoding"));
+            if let Some(Value::Array(listed)) = node.get_mut("gaps") {
+                listed.push(json!(gap));
+            } else {
+                node.insert("gaps".into(), json!([gap]));
+            }
+        }
     }
 
     /// The fields of a form body that are files, when the schema is an object whose every
@@ -359,6 +390,19 @@ fn raw_media(media: &str) -> bool {
         && !media.contains('*')
         && !media.ends_with("xml")
         && !matches!(media, URLENCODED | "multipart/form-data")
+}
+
+/// Whether an essence is a media type (`type/subtype`) or a range (`type/*`, `*/*`) the
+/// format takes.
+fn media_syntax(media: &str) -> bool {
+    let token =
+        |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'+-.^_`|~".contains(&b));
+    match media.split_once('/') {
+        Some(("*", "*")) => true,
+        Some((kind, "*")) => token(kind),
+        Some((kind, sub)) => token(kind) && token(sub),
+        None => false,
+    }
 }
 
 /// The media types once each, in the document's order.

@@ -72,6 +72,8 @@ kinds! {
         "A required one: operation left out. An optional one: left out of the operation.";
     RAW_REQUEST = "raw-request-bodies", "A request body whose schema the format cannot type, passed raw: XML (`application/xml`, `text/xml`, `application/<x>+xml`), a urlencoded form that is not an object of properties (`allOf`, `oneOf`, no properties), text whose schema says more than a string.",
         "A `string` body in its media types: the client sends the text as given, the server checks the `Content-Type` (415 otherwise) and UTF-8 and hands the text to the handler, the schema unchecked.";
+    PART_ENCODING = "part-encoding", "A form's `encoding` saying what the format does not keep: a multipart part's `headers`, or a urlencoded field's `contentType` (its value written as JSON text in the form).",
+        "The part travels without those headers, the field as OpenAPI's defaults write it; a multipart part's `contentType` is kept (the field's `media_type`).";
     REQUEST_ALTERNATIVES = "request-media-alternatives", "A request body also offered in media types the format cannot take for the same value (`application/xml`, an object as `application/octet-stream`, a form of another schema, a file beside text or a form).",
         "The JSON body is kept, with the forms (`application/x-www-form-urlencoded`, `multipart/form-data`) of the same schema (a body that is not JSON: its first media type's kind, raw bytes in every concrete media type listed); the other media types are not: the server answers 415 to them.";
     FORM_OBJECTS = "form-objects", "Objects inside a urlencoded form body without an `encoding` of `style: deepObject`: OpenAPI's default (`style: form`, exploded) writes an object's fields as keys of their own (`amount=1&currency=EUR`), beside the form's.",
@@ -80,7 +82,7 @@ kinds! {
         "Left out of the operation.";
     XML_RESPONSE = "xml-responses", "A success response in XML (`application/xml`, `text/xml`, `application/atom+xml`): the format has no XML type.",
         "Answered and read as text (a `string`; raw bytes when another media type that is not text is listed beside it), its schema unchecked.";
-    NON_JSON_RESPONSE = "non-json-responses", "A success response that is not JSON and that the format cannot hold: a media range (`*/*`, `image/*`) or a mix with JSON.",
+    NON_JSON_RESPONSE = "non-json-responses", "A success response that is not JSON and that the format cannot hold: a media type that is neither concrete nor a range (`*/png`). (A response given only as ranges, `image/*` or `*/*`, is raw bytes whose handler names the concrete type.)",
         "Declared without body (`empty: true`): the generated client does not read it.";
     RESPONSE_ALTERNATIVES = "response-media-alternatives", "A JSON success response that also offers media types the format cannot answer for the same value (`application/xml`, `text/plain`, `application/zip` beside `application/json`), or that is JSON only by a media range (`*/*`).",
         "The JSON body is kept (a media range is answered as `application/json`); the other media types are not: the client asks for JSON, and the server answers 406 to an `Accept` naming only another.";

@@ -287,13 +287,18 @@ impl Importer<'_> {
         }
     }
 
-    /// A response's body: `None` without content, `Some(None)` when not JSON, else its schema.
+    /// A response's body: `None` without content, `Some(None)` when not JSON (a `*/*` whose
+    /// schema is binary, `format: binary`, is raw bytes, not JSON), else its schema.
     fn response_body(&mut self, response: &Value, _pointer: &str) -> Option<Option<Value>> {
         let content = response.get("content").and_then(Value::as_object)?;
         if content.is_empty() {
             return None;
         }
-        Some(json_media(content).map(|(_, schema)| schema.clone()))
+        let binary = |schema: &Value| {
+            let schema = refs::lookup_value(self.doc.value, schema).unwrap_or(schema);
+            schema.get("format") == Some(&json!("binary"))
+        };
+        Some(json_media(content).filter(|(media, schema)| *media != "*/*" || !binary(schema)).map(|(_, s)| s.clone()))
     }
 }
 
@@ -334,23 +339,28 @@ fn bodiless_success(success: &Success) -> Map<String, Value> {
 }
 
 /// A success response that is not JSON as the format answers it: text (`string`) when every
-/// media type is text or XML, else raw `bytes`, with the media types listed
-/// (distinct, concrete).
+/// media type is concrete text or XML, else raw `bytes`, with the media types listed
+/// (distinct). A media range (`image/*`, `*/*`; OpenAPI's lone `*` is `*/*`) answers raw
+/// bytes whose handler names the concrete type within it, never nothing.
 fn raw_response(response: &Value) -> Option<(&'static str, Vec<String>)> {
     let content = response.get("content")?.as_object()?;
     let mut media_types: Vec<String> = Vec::new();
     for media in content.keys() {
-        let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-        let (kind, _) = essence.split_once('/')?;
+        let mut essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        if essence == "*" {
+            essence = "*/*".into();
+        }
+        let (kind, sub) = essence.split_once('/')?;
+        let range = essence == "*/*" || (sub == "*" && kind != "*");
         // XML is passed as it is (the format has no XML type; gap `xml-responses`).
-        if kind.is_empty() || essence.contains('*') || essence.ends_with("json") {
+        if kind.is_empty() || (essence.contains('*') && !range) || essence.ends_with("json") {
             return None;
         }
         if !media_types.contains(&essence) {
             media_types.push(essence);
         }
     }
-    let text = media_types.iter().all(|m| text_media(m));
+    let text = media_types.iter().all(|m| text_media(m) && !m.contains('*'));
     (!media_types.is_empty()).then_some((if text { "string" } else { "bytes" }, media_types))
 }
 

@@ -484,6 +484,16 @@ impl Lowerer<'_> {
                             ),
                         )
                         .hint("a file in a form is `file`, in a multipart body");
+                } else if !field.media_types.is_empty() && !multipart_objects.contains(&def.name) {
+                    self.diags
+                        .error(
+                            def.origin.clone(),
+                            format!(
+                                "field `{}` of `{}` names the media type of a part, and `{}` is no multipart body",
+                                field.wire, def.name, def.name
+                            ),
+                        )
+                        .hint("remove its `media_type`, or send the object as `multipart/form-data` only");
                 } else if contains(&field.ty, &TypeRef::File) && !(file && multipart_objects.contains(&def.name)) {
                     self.diags
                         .error(

@@ -831,7 +831,7 @@ impl Lowerer<'_> {
     /// each a `type/subtype` given once (a response's concrete, since it names what is sent),
     /// or JSON by default (`application/octet-stream` for `bytes`). Whether each suits the type
     /// is checked once types are lowered.
-    fn lower_media_types(
+    pub(super) fn lower_media_types(
         &mut self,
         raw: Option<&RawMediaTypes>,
         ty: Option<&TypeRef>,
@@ -861,10 +861,17 @@ impl Lowerer<'_> {
                 self.diags
                     .error(at.clone(), format!("`{media}` is not a media type"))
                     .hint("write `type/subtype`, as `application/pdf`");
-            } else if response && essence.contains('*') {
+            } else if essence.contains('*') && !range_syntax(essence) {
+                self.diags
+                    .error(at.clone(), format!("`{media}` is not a media range"))
+                    .hint("write `type/*` or `*/*`, as `image/*`");
+            } else if response && essence.contains('*') && ty != Some(&TypeRef::Bytes) {
+                // Raw bytes may answer a range: the handler names the concrete type within it
+                // (`Download::content_type`); JSON and text are written by the router, which
+                // must know what it writes.
                 self.diags
                     .error(at.clone(), format!("`{media}` is a range; a response names the media type it sends"))
-                    .hint("list the concrete media types (`image/png`, `image/jpeg`)");
+                    .hint("list the concrete media types (`image/png`, `image/jpeg`), or answer `type: bytes`, whose handler names the concrete type within the range");
             } else if media_types.iter().any(|m| essence_of(m).eq_ignore_ascii_case(essence)) {
                 // One entry per media type: the client's enumeration names each by its essence.
                 self.diags.error(at.clone(), format!("`{essence}` is listed twice"));
@@ -883,6 +890,11 @@ impl Lowerer<'_> {
 /// `Status` and the number.
 pub(crate) fn status_name(code: u16) -> String {
     crate::model::status_variant(code)
+}
+
+/// Whether an essence holding `*` is a media range: `*/*` or `type/*`.
+fn range_syntax(essence: &str) -> bool {
+    essence == "*/*" || essence.strip_suffix("/*").is_some_and(|major| !major.contains('*'))
 }
 
 /// A media type without its parameters (`text/plain; charset=utf-8` gives `text/plain`).

@@ -293,6 +293,11 @@ impl Lowerer<'_> {
                 .hint("a default applies when the field is absent: add `optional: true` or drop the default");
         }
         self.queue_values(raw, &ty, &constraints, origin);
+        // A multipart part's media types (checked against the bodies in `check_media`).
+        let media_types = match &raw.media_type {
+            Some(_) => self.lower_media_types(raw.media_type.as_ref(), Some(&ty), false, origin),
+            None => Vec::new(),
+        };
         let access = match (raw.read_only, raw.write_only) {
             (false, false) => Access::ReadWrite,
             (true, false) => Access::ReadOnly,
@@ -320,6 +325,7 @@ impl Lowerer<'_> {
             gaps: raw.gaps.clone(),
             boxed: false,
             access,
+            media_types,
         })
     }
 
@@ -367,6 +373,7 @@ impl Lowerer<'_> {
             gaps: raw.gaps.clone(),
             boxed: false,
             access: Access::ReadWrite,
+            media_types: Vec::new(),
         }
     }
 
@@ -401,8 +408,8 @@ impl Lowerer<'_> {
             ("rust_name", raw.rust_name.is_some() && role == Role::Body, "a request body is the builder's `body`"),
             (
                 "media_type",
-                raw.media_type.is_some() && role == Role::Field,
-                "a media type describes a request body, or a parameter written as JSON",
+                raw.media_type.is_some() && role == Role::Field && raw.constant.is_some(),
+                "a media type describes a request body, a multipart part, or a parameter written as JSON",
             ),
         ];
         for (key, misplaced, why) in checks {

@@ -400,6 +400,9 @@ pub struct Field {
     pub boxed: bool,
     /// Which way the field travels: both, answered only, or sent only.
     pub access: Access,
+    /// A multipart body's part: the media types it may be sent in (OpenAPI's
+    /// `encoding.<field>.contentType`, ranges allowed); empty: OpenAPI's default for its type.
+    pub media_types: Vec<String>,
 }
 
 /// Which way a field travels.

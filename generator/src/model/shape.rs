@@ -551,8 +551,9 @@ fn media_choices(op: &Operation, names: &OperationNames) -> Vec<MediaChoice> {
 /// The variant naming a media type in the generated media type enumerations
 /// (`application/x-www-form-urlencoded` gives `ApplicationXWwwFormUrlencoded`).
 pub fn media_variant(media: &str) -> String {
-    let essence = media.split(';').next().unwrap_or_default().trim();
-    sanitize(essence, Case::Pascal)
+    // A range's `*` is "any": `image/*` is `ImageAny`, `*/*` `AnyAny`.
+    let essence = media.split(';').next().unwrap_or_default().trim().replace('*', "any");
+    sanitize(&essence, Case::Pascal)
 }
 
 /// `wanted`, or `wanted2`, `wanted3`... until free; marks it taken.

@@ -108,15 +108,30 @@ impl std::fmt::Debug for BodyStream {
 
 /// A `bytes` response: bytes in memory, or a stream sent as it is produced (a large file is
 /// never held whole). The router sets its `Content-Type` to the media type negotiated with
-/// the request's `Accept` (`context.media_type()`).
+/// the request's `Accept` (`context.media_type()`), or to the one the handler names with
+/// [`Download::content_type`]: an answer the spec declares only as a range (`image/*`,
+/// `*/*`) is sent in the concrete type the handler chooses within it (`image/webp`), or
+/// without one in a common member of the range ([`crate::media::range_default`]:
+/// `image/png`, `application/octet-stream`).
 pub struct Download {
     pub(crate) body: Body,
+    pub(crate) content_type: Option<String>,
 }
 
 impl Download {
     /// These bytes.
     pub fn bytes(bytes: impl Into<Bytes>) -> Self {
-        Download { body: Body::from(bytes.into()) }
+        Download { body: Body::from(bytes.into()), content_type: None }
+    }
+
+    /// Sent with this `Content-Type` (parameters allowed: `text/plain; charset=latin1`),
+    /// which must lie within the negotiated media type (`image/png` within `image/*`; a
+    /// concrete one, itself): a type outside it is the handler's bug, answered 500 in the
+    /// API's error body rather than sent as something the spec does not declare.
+    #[must_use]
+    pub fn content_type(mut self, media_type: impl Into<String>) -> Self {
+        self.content_type = Some(media_type.into());
+        self
     }
 
     /// The chunks of `stream`, sent as they come; an error ends the response early (the
@@ -126,12 +141,12 @@ impl Download {
         S: Stream<Item = Result<Bytes, E>> + Send + 'static,
         E: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
-        Download { body: Body::from_stream(stream) }
+        Download { body: Body::from_stream(stream), content_type: None }
     }
 }
 
 impl std::fmt::Debug for Download {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Download { .. }")
+        f.debug_struct("Download").field("content_type", &self.content_type).finish_non_exhaustive()
     }
 }

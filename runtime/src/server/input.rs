@@ -35,6 +35,8 @@ pub struct Input {
     /// The answer to a request refused whole (a form of too many fields), whatever else is
     /// wrong with it.
     refused: Option<ApiError>,
+    /// A multipart body's parts: each name and `Content-Type` as sent, in order.
+    part_types: Vec<(String, Option<String>)>,
 }
 
 /// A path parameter as the router matched it.
@@ -154,6 +156,7 @@ impl Input {
             unlisted: 0,
             syntax: None,
             refused: None,
+            part_types: Vec::new(),
         }
     }
 
@@ -801,6 +804,7 @@ impl Input {
             Ok((parts, _)) => parts
                 .into_iter()
                 .map(|part| {
+                    self.part_types.push((part.name.clone(), part.content_type.clone()));
                     let value = match part.file_name {
                         Some(_) => FormValue::File(FilePart {
                             file_name: part.file_name,
@@ -816,6 +820,31 @@ impl Input {
                 self.syntax = Some(format!("the body is not a valid multipart form: {message}"));
                 Vec::new()
             }
+        }
+    }
+
+    /// Refuses the request whole, **415** in the API's error body naming the part, when a part
+    /// named `name` of a multipart body is sent in a media type `allowed` (the field's
+    /// declared ones, OpenAPI's `encoding.<field>.contentType`; ranges allowed) does not take;
+    /// a part without `Content-Type` is `text/plain`, as RFC 7578 §4.4 reads it. 415 rather
+    /// than 400: the request is well formed, and its content is in a format the operation does
+    /// not take, which is what the router answers a body's own media type with too.
+    pub fn part_type(&mut self, name: &str, allowed: &[&str]) {
+        self.form_fields();
+        if self.refused.is_some() {
+            return;
+        }
+        let refused = self.part_types.iter().find(|(part, sent)| {
+            part == name && crate::media::accepts(allowed, sent.as_deref().unwrap_or("text/plain")).is_none()
+        });
+        if let Some((_, sent)) = refused {
+            let sent = match sent {
+                Some(sent) => format!("as `{sent}`"),
+                None => "without `Content-Type` (read as `text/plain`)".to_owned(),
+            };
+            let message =
+                format!("the part `{name}` must be sent as one of: {}; it was sent {sent}", allowed.join(", "));
+            self.refused = Some(ApiError::new(axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE, message));
         }
     }
 

@@ -96,11 +96,33 @@ pub fn text(value: String, status: u16, media_type: &'static str) -> Result<Resp
     Ok((status_code(status), [(header::CONTENT_TYPE, content_type)], value).into_response())
 }
 
-/// Writes bytes, from memory or a stream, in the negotiated media type.
+/// Writes bytes, from memory or a stream, in the negotiated media type, or in the one the
+/// handler named within it (see [`super::Download::content_type`]).
 #[doc(hidden)] // Generated code names it through `codegen`.
 pub fn download(value: super::Download, status: u16, media_type: &'static str) -> Result<Response, ApiError> {
-    Ok((status_code(status), [(header::CONTENT_TYPE, HeaderValue::from_static(media_type))], value.body)
-        .into_response())
+    let content_type = download_type(value.content_type.as_deref(), media_type)?;
+    Ok((status_code(status), [(header::CONTENT_TYPE, content_type)], value.body).into_response())
+}
+
+/// The `Content-Type` of a download: the handler's, when it lies within the negotiated media
+/// type (500 otherwise: the handler's bug, never sent as a type the spec does not declare),
+/// else the negotiated type, or a common member of it when it is a range.
+fn download_type(chosen: Option<&str>, negotiated: &'static str) -> Result<HeaderValue, ApiError> {
+    let Some(chosen) = chosen else {
+        return Ok(match crate::media::range_default(negotiated) {
+            std::borrow::Cow::Borrowed(media) => HeaderValue::from_static(media),
+            std::borrow::Cow::Owned(media) => {
+                HeaderValue::from_str(&media).unwrap_or(HeaderValue::from_static("application/octet-stream"))
+            }
+        });
+    };
+    let concrete = !crate::media::essence(chosen).contains('*');
+    match HeaderValue::from_str(chosen) {
+        Ok(value) if concrete && crate::media::within(negotiated, chosen) => Ok(value),
+        _ => Err(ApiError::internal(format!(
+            "the handler answered `Content-Type: {chosen}`, which is not a media type within `{negotiated}`"
+        ))),
+    }
 }
 
 /// Writes a response without body.
@@ -113,7 +135,7 @@ pub fn empty(_: (), status: u16, _: &'static str) -> Result<Response, ApiError> 
 /// media type), as RFC 9110 9.3.2 asks.
 #[doc(hidden)] // Generated code names it through `codegen`.
 pub fn bodiless(_: (), status: u16, media_type: &'static str) -> Result<Response, ApiError> {
-    let content_type = [(header::CONTENT_TYPE, HeaderValue::from_static(media_type))];
+    let content_type = [(header::CONTENT_TYPE, download_type(None, media_type)?)];
     Ok((status_code(status), content_type, Body::empty()).into_response())
 }
 

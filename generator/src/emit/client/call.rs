@@ -279,7 +279,13 @@ impl ClientEmitter<'_> {
             let member = ident(&field.rust);
             let inner = if multipart && self.api.json_part(&field.ty) {
                 let wire = &field.wire;
-                quote! { __parts.push(core.json_part(#wire, item, "application/json")?); }
+                let declared = &field.media_types;
+                let content_type = if declared.is_empty() {
+                    quote!("application/json")
+                } else {
+                    quote!(&::apigen_runtime::codegen::sent_type(&[#(#declared),*]))
+                };
+                quote! { __parts.push(core.json_part(#wire, item, #content_type)?); }
             } else {
                 form_write(field, multipart)
             };
@@ -403,18 +409,24 @@ fn joined(list: TokenStream, inner: &TypeRef, delimiter: &str) -> TokenStream {
 
 /// Writing the form field `item` (a reference) as a form pair or a multipart part: a scalar
 /// (a text part, or a part each item of a list) or a file (a part each file of a list), each
-/// file `application/octet-stream` unless it names its own type.
+/// file `application/octet-stream` unless it names its own type. A part whose media types
+/// are declared is sent in one of them (`Part::file_within`, `Part::text_within`).
 fn form_write(field: &crate::model::Field, multipart: bool) -> TokenStream {
     let wire = &field.wire;
-    let push = |text: TokenStream| {
-        if multipart {
-            quote! { __parts.push(::apigen_runtime::codegen::Part::text(#wire, #text)); }
-        } else {
-            quote! { __fields.push((#wire, #text)); }
+    let declared = &field.media_types;
+    let push = |text: TokenStream| match (multipart, declared.is_empty()) {
+        (true, true) => quote! { __parts.push(::apigen_runtime::codegen::Part::text(#wire, #text)); },
+        (true, false) => {
+            quote! { __parts.push(::apigen_runtime::codegen::Part::text_within(#wire, #text, &[#(#declared),*])); }
         }
+        (false, _) => quote! { __fields.push((#wire, #text)); },
     };
     let file = |part: TokenStream| {
-        quote! { __parts.push(::apigen_runtime::codegen::Part::file(#wire, #part, "application/octet-stream")); }
+        if declared.is_empty() {
+            quote! { __parts.push(::apigen_runtime::codegen::Part::file(#wire, #part, "application/octet-stream")); }
+        } else {
+            quote! { __parts.push(::apigen_runtime::codegen::Part::file_within(#wire, #part, &[#(#declared),*])); }
+        }
     };
     match &field.ty {
         TypeRef::File => file(quote!(item)),

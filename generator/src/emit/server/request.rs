@@ -217,6 +217,26 @@ impl ServerEmitter<'_> {
     /// A form body of `encoding` read: field by field, or nested values in brackets decoded
     /// whole like JSON.
     fn read_form_as(&self, body: &crate::model::Body, encoding: Encoding) -> TokenStream {
+        let read = self.read_form_fields_as(body, encoding);
+        // A multipart part whose media types are declared is refused (415) in any other.
+        let declared = self.part_types(&body.ty);
+        if encoding != Encoding::Multipart || declared.is_empty() {
+            return read;
+        }
+        let checks = declared.iter().map(|(wire, types)| quote! { __input.part_type(#wire, &[#(#types),*]); });
+        quote! {{ #(#checks)* #read }}
+    }
+
+    /// The fields of a body's object that declare their part's media types, with them.
+    fn part_types(&self, ty: &TypeRef) -> Vec<(String, Vec<String>)> {
+        let TypeRef::Named(name) = ty else { return Vec::new() };
+        let TypeKind::Object(object) = &self.api.ty(name).kind else { return Vec::new() };
+        let declared = object.fields.iter().filter(|f| !f.media_types.is_empty());
+        declared.map(|f| (f.wire.clone(), f.media_types.clone())).collect()
+    }
+
+    /// A form body of `encoding` read, its parts' media types aside.
+    fn read_form_fields_as(&self, body: &crate::model::Body, encoding: Encoding) -> TokenStream {
         let required = !body.optional;
         if body.bracketed(self.api, encoding) {
             let ty = self.paths.ty(self.api, &body.ty);
