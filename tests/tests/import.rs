@@ -1456,6 +1456,33 @@ fn a_parts_declared_content_type_is_kept_and_its_headers_are_a_gap() {
 }
 
 #[test]
+fn a_forms_typed_additional_properties_are_kept_in_extra_not_ignored() {
+    let form = |media: &str, properties: serde_json::Value| {
+        serde_json::json!({"post": {
+            "requestBody": {"required": true, "content": {media: {"schema": {"type": "object",
+                "properties": properties, "additionalProperties": {"type": "integer", "minimum": 0}}}}},
+            "responses": {"204": {"description": "done"}}}})
+    };
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Tallies", "version": "1"},
+        "paths": {
+            "/tallies": form("application/x-www-form-urlencoded", serde_json::json!({"name": {"type": "string"}})),
+            "/counts": form("multipart/form-data", serde_json::json!({"name": {"type": "string"}})),
+        }
+    });
+    let imported = apigen::import::import(&doc, "tallies.json").unwrap();
+    let api = lint_imported(&imported, "the tallies do not lint");
+    for path in ["/tallies", "/counts"] {
+        let op = api.operations.iter().find(|o| o.path.raw == path).unwrap();
+        let Some(apigen::model::TypeRef::Named(name)) = op.body.as_ref().map(|b| &b.ty) else { panic!("a body") };
+        let TypeKind::Object(object) = &api.types[name].kind else { panic!("an object") };
+        assert_eq!(object.additional, Some(apigen::model::TypeRef::Integer), "{path}");
+        assert!(!object.ignores_unknown, "{path}");
+    }
+}
+
+#[test]
 fn a_shared_parameter_renamed_in_one_operation_is_inline_there_and_shared_elsewhere() {
     let count = serde_json::json!({"$ref": "#/components/parameters/count"});
     let doc = serde_json::json!({

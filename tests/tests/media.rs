@@ -126,7 +126,10 @@ impl FormsApi for Store {
         };
         let mut files = vec![stored("document", &upload.document)];
         files.extend(upload.preview.as_ref().map(|p| stored("preview", p)));
-        Ok(Attachments { title: upload.title, files })
+        // The caller's own counts (`extra`), when any, follow the title.
+        let extra: Vec<String> = upload.extra.iter().map(|(name, count)| format!("{name}={count}")).collect();
+        let title = if extra.is_empty() { upload.title } else { format!("{} +{}", upload.title, extra.join(",")) };
+        Ok(Attachments { title, files })
     }
 
     async fn upload_bundle(&self, _: Context<()>, request: UploadBundleRequest) -> Result<Attachments, ApiError> {
@@ -352,6 +355,7 @@ async fn a_multipart_upload_carries_two_files_and_a_field() {
         title: "Quarterly report".into(),
         document: files_client::FilePart::new("report.pdf", "application/pdf", &b"%PDF-1.7 ..."[..]),
         preview: Some(files_client::FilePart::new("cover.png", "image/png", vec![0x89, b'P', b'N', b'G'])),
+        extra: Default::default(),
     };
     let stored = client.forms().upload_attachments(upload).send().await.unwrap();
     let expected = Attachments {
@@ -402,6 +406,7 @@ async fn a_part_of_declared_media_types_is_sent_in_one_and_refused_415_in_anothe
         title: "T".into(),
         document: files_client::FilePart::new("a.pdf", "application/pdf", &b"%PDF"[..]),
         preview: Some(preview),
+        extra: Default::default(),
     };
     // The file's own type when the declared ones take it; else the first declared (never
     // `text/plain`, which the document refuses); none given: the first too.
@@ -447,6 +452,31 @@ async fn a_part_of_declared_media_types_is_sent_in_one_and_refused_415_in_anothe
             ),
             (201, Value::Null),
         ]
+    );
+}
+
+#[tokio::test]
+async fn a_multipart_forms_undeclared_parts_beside_files_reach_extra_typed_both_ways() {
+    let base = start().await;
+    let client = client(&base);
+    let upload = AttachmentUpload {
+        title: "T".into(),
+        document: files_client::FilePart::new("a.pdf", "application/pdf", &b"%PDF"[..]),
+        preview: None,
+        extra: [("pages".to_owned(), 3), ("copies".to_owned(), 2)].into_iter().collect(),
+    };
+    let stored = client.forms().upload_attachments(upload).send().await.unwrap();
+    assert_eq!(stored.title, "T +copies=2,pages=3");
+    // Each extra is checked as its type (`integer`), named by its part.
+    let body = "--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nT\r\n--b\r\n\
+        Content-Disposition: form-data; name=\"document\"; filename=\"a.pdf\"\r\n\r\nA\r\n--b\r\n\
+        Content-Disposition: form-data; name=\"pages\"\r\n\r\nmany\r\n--b--\r\n";
+    let request = http().post(format!("{base}/attachments")).header("content-type", "multipart/form-data; boundary=b");
+    let (status, _, answer) = answer(request.body(body)).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        answer["error"]["violations"],
+        json!([{"path": "/pages", "message": "expected an integer, found \"many\""}])
     );
 }
 

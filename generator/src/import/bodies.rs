@@ -222,10 +222,13 @@ impl Importer<'_> {
             format!("{op_type}Body"),
         );
         let mut inline = json!({"type": "object", "properties": schema_properties(self.doc.value, schema)?, "required": schema_required(self.doc.value, schema)});
-        // A form closed to undeclared fields stays closed (`unknown_fields: refuse`).
-        if refs::lookup_value(self.doc.value, schema).and_then(|s| s.get("additionalProperties")) == Some(&json!(false))
-        {
-            inline["additionalProperties"] = json!(false);
+        // A form closed to undeclared fields stays closed (`unknown_fields: refuse`); one
+        // keeping them typed (`additionalProperties: {schema}`) keeps them in `extra`, each
+        // checked against the schema, rather than ignoring them.
+        match refs::lookup_value(self.doc.value, schema).and_then(|s| s.get("additionalProperties")) {
+            Some(closed @ Value::Bool(false)) => inline["additionalProperties"] = closed.clone(),
+            Some(typed @ Value::Object(_)) => inline["additionalProperties"] = typed.clone(),
+            _ => {}
         }
         let mut typed = self.schema(&inline, &at);
         typed.description = None;

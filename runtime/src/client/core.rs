@@ -207,7 +207,7 @@ impl Core {
     /// objects): its JSON, one part of `content_type` (OpenAPI's default `application/json`).
     pub fn json_part<T: serde::Serialize>(
         &self,
-        name: &'static str,
+        name: &str,
         value: &T,
         content_type: &str,
     ) -> Result<crate::media::Part, Error> {

@@ -122,7 +122,7 @@ pub(super) fn json_param<T: serde::Serialize + Validate>(
 /// `content_type` (`application/json` unless the document names another). The body was
 /// checked whole before.
 pub(super) fn json_part<T: serde::Serialize>(
-    name: &'static str,
+    name: &str,
     value: &T,
     content_type: &str,
 ) -> Result<crate::media::Part, Error> {

@@ -848,6 +848,25 @@ impl Input {
         }
     }
 
+    /// The fields of a multipart form no declared field read, each by its name read with
+    /// `read` (as a declared field of the extras' type is: its violations named under the
+    /// name): what a form keeping undeclared fields beside its files (`additional_properties`)
+    /// hands the handler in `extra`. Called after the declared fields are read.
+    pub fn form_extras<T>(
+        &mut self,
+        mut read: impl FnMut(&mut Self, &str) -> Option<T>,
+    ) -> std::collections::BTreeMap<String, T> {
+        self.form_fields();
+        let mut names: Vec<String> = match self.form.as_ref() {
+            Some(Form::Parts(parts)) => {
+                parts.iter().filter(|(_, _, read)| !read).map(|(name, _, _)| name.clone()).collect()
+            }
+            _ => Vec::new(),
+        };
+        names.dedup();
+        names.into_iter().filter_map(|name| read(self, &name).map(|value| (name, value))).collect()
+    }
+
     /// Calls `seen` with every value given for form field `name`, in order, each marked read.
     fn visit_form(&mut self, name: &str, mut seen: impl FnMut(&FormValueRef<'_>)) {
         self.form_fields();

@@ -300,6 +300,17 @@ impl ClientEmitter<'_> {
             });
         }
         if multipart {
+            // Undeclared fields kept beside files (`extra`): a part each, as a declared field
+            // of their type.
+            if let Some(extra) = &object.additional {
+                let inner = if self.api.json_part(extra) || matches!(extra, TypeRef::List(_)) {
+                    quote! { __parts.push(core.json_part(__name, item, "application/json")?); }
+                } else {
+                    let text = param_text(quote!(item), extra);
+                    quote! { __parts.push(::apigen_runtime::codegen::Part::text(__name, #text)); }
+                };
+                writes.push(quote! { for (__name, item) in &#value.extra { #inner } });
+            }
             quote! {{
                 core.check(#value)?;
                 let mut __parts = ::std::vec::Vec::new();

@@ -282,8 +282,12 @@ impl ServerEmitter<'_> {
             };
             members.push(quote! { #member: #value, });
         }
-        if object.additional.is_some() {
-            members.push(quote! { extra: ::std::collections::BTreeMap::new(), });
+        if let Some(extra) = &object.additional {
+            // Undeclared parts (a form read field by field holds files) are the extras, each
+            // read as a declared field of their type would be.
+            let read = self.form_extra_read(extra);
+            reads.push(quote! { let __extra = __input.form_extras(|__input, __name| #read); });
+            members.push(quote! { extra: __extra, });
         }
         if reads.is_empty() {
             // Nothing reads the form, which must still be read for what it gives to be refused.
@@ -350,6 +354,20 @@ impl ServerEmitter<'_> {
                     None => quote! { __input.form_field::<#read_ty>(#wire, #field_required) },
                 }
             }
+        }
+    }
+
+    /// How one undeclared field of a multipart form (`__name`) is read as the extras' type:
+    /// one JSON part, or one text value parsed as its type.
+    fn form_extra_read(&self, ty: &TypeRef) -> TokenStream {
+        if self.api.json_part(ty) || matches!(ty, TypeRef::List(_)) {
+            let rust = self.paths.ty(self.api, ty);
+            return quote! { __input.form_json::<#rust>(__name, false) };
+        }
+        let (read_ty, convert) = self.text_type(ty);
+        match convert {
+            Some(convert) => quote! { __input.form_field::<#read_ty>(__name, false).map(#convert) },
+            None => quote! { __input.form_field::<#read_ty>(__name, false) },
         }
     }
 
