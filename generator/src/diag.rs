@@ -86,7 +86,7 @@ impl fmt::Display for SpecPath {
 }
 
 /// Where a diagnostic points: a file, a line and column when known, a spec path when known.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Location {
     /// The file, relative to the working directory as the user named it (`spec/spaces.yaml`).
     pub file: String,
@@ -96,6 +96,37 @@ pub struct Location {
     pub column: Option<usize>,
     /// The spec path inside the file, when the problem belongs to an element.
     pub path: Option<SpecPath>,
+}
+
+// Set while `without_lines` runs on this thread.
+thread_local!(static WITHOUT_LINES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+
+/// `f`'s result, with every [`Location`] formatted by `{:?}` on this thread leaving out its
+/// line and column. What a generated file is made from is hashed from the model's `Debug`
+/// text ([`crate::emit::inputs`]); no emitter prints where an element was declared, so an edit
+/// that only moves the elements after it (a line added above them) changes none of their
+/// files.
+pub fn without_lines<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            WITHOUT_LINES.with(|flag| flag.set(self.0));
+        }
+    }
+    let _restore = Restore(WITHOUT_LINES.with(|flag| flag.replace(true)));
+    f()
+}
+
+impl fmt::Debug for Location {
+    /// As derived, but without the line and column inside [`without_lines`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = f.debug_struct("Location");
+        out.field("file", &self.file);
+        if !WITHOUT_LINES.with(std::cell::Cell::get) {
+            out.field("line", &self.line).field("column", &self.column);
+        }
+        out.field("path", &self.path).finish()
+    }
 }
 
 impl Location {

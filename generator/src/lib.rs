@@ -55,6 +55,7 @@ pub mod model;
 pub mod out;
 #[doc(hidden)]
 pub mod par;
+mod phases;
 pub mod progress;
 
 pub use config::ConfigError;
@@ -69,12 +70,20 @@ use std::path::{Path, PathBuf};
 
 /// Loads and lowers the spec in `spec_dir`: the model and the warnings, or every problem.
 pub fn load(spec_dir: &Path) -> Result<(Api, Diagnostics), Diagnostics> {
+    load_timed(spec_dir, &mut phases::Phases::off())
+}
+
+/// [`load`], timing its two phases.
+fn load_timed(spec_dir: &Path, phases: &mut phases::Phases) -> Result<(Api, Diagnostics), Diagnostics> {
     let mut diags = Diagnostics::new();
     let spec = load::load(spec_dir, &mut diags);
+    phases.end("load: spec files read and parsed (YAML)");
     if !spec.complete {
         return Err(diags); // Lowering would report references to what could not be read.
     }
-    match lower::lower(&spec, &mut diags) {
+    let lowered = lower::lower(&spec, &mut diags);
+    phases.end("lower: checked and lowered into the model");
+    match lowered {
         Some(api) => Ok((api, diags)),
         None => Err(diags),
     }
@@ -288,8 +297,13 @@ impl Generator {
     /// crates named with the crate prefix when one is set; the warnings at their levels, or
     /// every problem (a warning of a denied class is one).
     pub fn lint(&self) -> Result<(Api, Diagnostics), Diagnostics> {
+        self.lint_timed(&mut phases::Phases::off())
+    }
+
+    /// [`Generator::lint`], timing its phases.
+    fn lint_timed(&self, phases: &mut phases::Phases) -> Result<(Api, Diagnostics), Diagnostics> {
         self.progress.get().phase(progress::phase::SPEC, None);
-        let (mut api, warnings) = load(&self.spec).map_err(|diags| diags.leveled(&self.levels))?;
+        let (mut api, warnings) = load_timed(&self.spec, phases).map_err(|diags| diags.leveled(&self.levels))?;
         let warnings = warnings.leveled(&self.levels);
         if warnings.has_errors() {
             return Err(warnings);
@@ -314,17 +328,21 @@ impl Generator {
     /// Refuses ([`Failure::Runtime`]) to write crates whose runtime cannot be resolved: none
     /// named, or a directory without a `Cargo.toml`.
     pub fn generate(&self) -> Result<Generated, Failure> {
+        let mut phases = phases::Phases::start();
         // Nothing changed since the last run: proven by hashing the spec's files and the
         // output, without parsing (see `out::cache`).
         let inputs = self.inputs_hash();
         let mut opened = OutputDir::open(&self.out, self.cache.clone()).ok();
+        phases.end("inputs hashed, output directory listed, cache entry read");
         if let (Some(dir), Some(inputs), false) = (&mut opened, &inputs, self.full)
             && let Some((unchanged, warnings)) = dir.unchanged_since(inputs)
         {
             self.runtime_resolves()?;
+            phases.end("nothing changed: output hashed against the stamp");
             return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
         }
-        let (api, warnings) = self.lint()?;
+        phases.end("fast path refused (output hashed when the inputs matched)");
+        let (api, warnings) = self.lint_timed(&mut phases)?;
         self.runtime_resolves()?;
         let options = self.options();
         let build = Build::of(&api, &options);
@@ -336,12 +354,18 @@ impl Generator {
             dir.remember_inputs(self.unchanged_inputs(inputs, &warnings));
             return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
         }
+        phases.end("levels, fingerprint, proof of a current directory refused");
         // Each file is written as it is printed: the output is never held whole.
         let streamed = dir.streaming()?;
         let output = self.emit_for(&api, &options, &dir, &build, &streamed);
+        phases.end("emit: files keyed, built, printed, written as done");
         self.progress.get().phase(progress::phase::WRITE, None);
         let report = streamed.finish(&output)?;
+        phases.end("stamp written, stale files removed");
         dir.remember_run(&output, &build, self.unchanged_inputs(inputs, &warnings));
+        phases.end("spec hashed again, cache entry written");
+        drop((api, output));
+        phases.end("model and output dropped");
         Ok(Generated { warnings, report })
     }
 

@@ -2,8 +2,13 @@
 //! spec's files and the output, parsing no spec file and repeating the last run's warnings; a
 //! one-byte edit of a spec file, an output file edited by hand, another setting or an entry
 //! not under the cache's seal each take the full path, which restores the output.
+//!
+//! After an edit, only the files that read what changed are built ([`files_done`]): an edit to
+//! one operation builds the files of its group and those reading every operation, and never
+//! yields other bytes than a run from an empty cache.
 
 use apigen::diag::{Level, Levels, Lint};
+use apigen::emit::jobs::{FilesDone, files_done};
 use apigen::load::files_parsed;
 use apigen::{CacheDir, Generator};
 use std::fs;
@@ -17,14 +22,20 @@ struct Project {
 }
 
 impl Project {
-    fn new() -> Self {
+    /// A copy of the fixture `name`'s spec.
+    fn fixture(name: &str) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/valid/petstore");
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/valid").join(name);
         fs::create_dir_all(dir.path().join("spec")).unwrap();
         for entry in fs::read_dir(fixture).unwrap() {
             let path = entry.unwrap().path();
             fs::copy(&path, dir.path().join("spec").join(path.file_name().unwrap())).unwrap();
         }
+        Project { dir }
+    }
+
+    fn new() -> Self {
+        let Project { dir } = Project::fixture("petstore");
         let unused = "\n  Leftover:\n    description: Used by nothing.\n    fields:\n      id: { type: string, description: Id. }\n";
         let pets = fs::read_to_string(dir.path().join("spec/pets.yaml")).unwrap();
         let pets = pets.replacen("types:\n", &format!("types:{unused}"), 1);
@@ -142,4 +153,179 @@ fn an_entry_edited_outside_apigen_is_no_entry() {
     let (_, _, warnings, parsed) = project.generate();
     assert_eq!(parsed, 2);
     assert!(warnings.contains("`Leftover`") && !warnings.contains("Forged"), "{warnings}");
+}
+
+/// What a `generate` did: the files written, and how many files it found unchanged without
+/// building them, reused as printed and built.
+fn generate_counted(generator: Generator) -> (Vec<String>, FilesDone) {
+    let before = files_done();
+    let written = generator.generate().unwrap().report.written;
+    let after = files_done();
+    let done = FilesDone {
+        unchanged: after.unchanged - before.unchanged,
+        reused: after.reused - before.reused,
+        built: after.built - before.built,
+    };
+    (written, done)
+}
+
+/// Every file below `dir`, by relative path, with its bytes.
+fn tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        for entry in fs::read_dir(&at).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let relative = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                files.insert(relative, fs::read(&path).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// The files of the library fixture (three groups) that read every operation: the crate
+/// roots (with the client's root and samples modules, the server's root and mock modules, the
+/// client's test against the mock), the manifests, `openapi.json`, the reference and the
+/// marker.
+const READ_EVERY_OPERATION: usize = 14;
+/// The files of one of its groups: the client's module and samples, the server's module, mock
+/// and routes.
+const GROUP_FILES: usize = 5;
+
+#[test]
+fn an_edit_to_one_operation_builds_only_the_files_that_read_it() {
+    let project = Project::fixture("library");
+    let (written, first) = generate_counted(project.generator());
+    let files = written.len() - 1; // The stamp is written, not built.
+    assert_eq!(first, FilesDone { unchanged: 0, reused: 0, built: files }, "the first run builds every file");
+    project.edit("spec/books.yaml", |text| text.replacen("summary: Get a book.", "summary: Get one book.", 1));
+    let (written, done) = generate_counted(project.generator());
+    let run = READ_EVERY_OPERATION + GROUP_FILES;
+    assert_eq!(
+        (done.unchanged, done.reused + done.built),
+        (files - run, run),
+        "the books group's files and those reading every operation are made, no other: {done:?}, {written:?}"
+    );
+    // Of those, the Rust files whose tokens did not change are taken as printed.
+    assert_eq!(done.built, 8, "the text files, the group's two modules: {done:?}");
+    for changed in ["client/src/books.rs", "server/src/books.rs", "openapi.json", "REFERENCE.md"] {
+        assert!(written.iter().any(|path| path == changed), "{changed} not written: {written:?}");
+    }
+    assert!(!written.iter().any(|path| path.contains("shelves") || path.contains("loans")), "{written:?}");
+    assert!(project.generator().check().unwrap().drift.is_clean());
+}
+
+#[test]
+fn a_file_edited_by_hand_is_restored_though_its_inputs_are_unchanged() {
+    let project = Project::fixture("library");
+    project.generate();
+    let path = "generated/server/src/shelves.rs";
+    let printed = fs::read_to_string(project.path(path)).unwrap();
+    project.edit(path, |text| format!("{text}pub fn backdoor() {{}}\n"));
+    // The spec changes too, elsewhere: the run takes the path that skips unchanged files.
+    project.edit("spec/books.yaml", |text| text.replacen("summary: Get a book.", "summary: Get one book.", 1));
+    let (written, done) = generate_counted(project.generator());
+    assert_eq!(done.reused + done.built, READ_EVERY_OPERATION + GROUP_FILES + 1, "the edited file is made again");
+    assert!(written.iter().any(|p| p == "server/src/shelves.rs"), "{written:?}");
+    assert_eq!(fs::read_to_string(project.path(path)).unwrap(), printed);
+}
+
+/// An edit: what it does, the spec file it edits, and how.
+type Edit = (&'static str, &'static str, fn(String) -> String);
+
+/// Generates `project` after each edit (through the cache), and from an empty cache into an
+/// empty directory: the same bytes, file for file, after every edit.
+fn same_bytes_as_from_scratch(project: &Project, edits: &[Edit]) {
+    for (what, file, edit) in edits {
+        project.edit(file, edit);
+        let (_, done) = generate_counted(project.generator());
+        let scratch = tempfile::tempdir().unwrap();
+        project.generator().out(scratch.path().join("out")).cache(CacheDir::none()).generate().unwrap();
+        let (incremental, fresh) = (tree(&project.path("generated")), tree(&scratch.path().join("out")));
+        assert_eq!(
+            incremental.keys().collect::<Vec<_>>(),
+            fresh.keys().collect::<Vec<_>>(),
+            "after {what}: the same files"
+        );
+        for (path, bytes) in &fresh {
+            assert!(incremental[path] == *bytes, "after {what}: {path} differs from a run from an empty cache");
+        }
+        // The types are read by every file: an edit of one makes every file again.
+        if !what.contains("type") {
+            assert!(done.unchanged > 0, "after {what}: nothing skipped ({done:?})");
+        }
+    }
+}
+
+#[test]
+fn a_sequence_of_edits_gives_the_bytes_of_an_empty_cache() {
+    let project = Project::fixture("library");
+    project.generate();
+    same_bytes_as_from_scratch(
+        &project,
+        &[
+            ("a summary changed", "spec/books.yaml", |t| {
+                t.replacen("summary: Get a book.", "summary: Get one book.", 1)
+            }),
+            ("an operation added", "spec/loans.yaml", |t| {
+                t.replacen(
+                    "operations:\n",
+                    "operations:\n  getLoan:\n    method: GET\n    path: /loans/{loanId}\n    summary: Get a loan.\n    \
+                     params:\n      - { name: loanId, in: path, type: string, description: Id of the loan., sample: loan_1 }\n    \
+                     response: { status: 200, type: Loan }\n",
+                    1,
+                )
+            }),
+            ("an operation removed", "spec/shelves.yaml", |t| {
+                let start = t.find("  getShelf:").unwrap();
+                format!(
+                    "{}{}",
+                    &t[..start],
+                    &t[start..].split_once("response: { status: 200, type: Shelf }\n").unwrap().1
+                )
+            }),
+            ("a type renamed", "spec/loans.yaml", |t| {
+                t.replace("Loan:\n", "Lending:\n")
+                    .replace("type: Loan ", "type: Lending ")
+                    .replace("items: Loan ", "items: Lending ")
+            }),
+            ("a shared type changed", "spec/common.yaml", |t| {
+                t.replacen("name: { type: string, min_length: 1,", "name: { type: string, min_length: 2,", 1)
+            }),
+        ],
+    );
+}
+
+#[test]
+fn a_stale_entry_put_back_yields_the_bytes_of_an_empty_cache() {
+    let project = Project::fixture("library");
+    project.generate();
+    let entries: Vec<PathBuf> = fs::read_dir(project.path("cache")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let old_entry = fs::read(&entries[0]).unwrap();
+    let old_output = tree(&project.path("generated"));
+    project.edit("spec/books.yaml", |text| text.replacen("summary: Get a book.", "summary: Get one book.", 1));
+    project.generate();
+    // The entry of the run before the edit, under this machine's seal, and the output of that
+    // run put back file for file: the entry now vouches for the old bytes, the spec says
+    // otherwise.
+    fs::write(&entries[0], old_entry).unwrap();
+    for (path, bytes) in &old_output {
+        fs::write(project.path("generated").join(path), bytes).unwrap();
+    }
+    project.generate();
+    assert!(project.generator().check().unwrap().drift.is_clean(), "the edit is in the output again");
+    // An entry naming other keys, not sealed again: no entry, every file built.
+    let text = fs::read_to_string(&entries[0]).unwrap();
+    let forged: String = text.lines().map(|line| format!("{}\n", line.replace("key = \"", "key = \"0"))).collect();
+    fs::write(&entries[0], forged).unwrap();
+    project.edit("spec/books.yaml", |text| text.replacen("summary: Get one book.", "summary: Get a book.", 1));
+    let (written, done) = generate_counted(project.generator());
+    assert_eq!((done.unchanged, done.reused), (0, 0), "{done:?}");
+    assert!(written.iter().any(|path| path == "client/src/books.rs"), "{written:?}");
+    assert!(project.generator().check().unwrap().drift.is_clean());
 }

@@ -12,15 +12,25 @@
 //! bytes hashing to what was printed, and the same printer), that text is the output and the
 //! tokens are never parsed. Printing is a pure function of the source, so the reused text is
 //! exactly what printing would give.
+//!
+//! Before that, every job has a key: what its file is made from, hashed from the model without
+//! building anything ([`super::inputs`]; each job says what it reads, everything by default).
+//! When an earlier run wrote the file from the same key and it is on disk as written
+//! ([`Printed::unchanged`]) and the sink can account for it without its text
+//! ([`Sink::unchanged`]), the job is not run at all: after one operation changed, only the
+//! files that read it are built.
 
 use super::Output;
+use super::inputs::Digests;
+pub use super::inputs::Reads;
 use super::rust::print_file;
 use proc_macro2::TokenStream;
 
-/// A file to compute: its path and the work that gives its contents.
+/// A file to compute: its path, the work that gives its contents and what that work reads.
 pub struct Job<'a> {
     path: String,
     work: Work<'a>,
+    reads: Reads,
 }
 
 enum Work<'a> {
@@ -32,12 +42,35 @@ enum Work<'a> {
 
 /// A Rust file printed under `header` from the tokens `tokens` gives.
 pub fn rust<'a>(path: impl Into<String>, header: &str, tokens: impl FnOnce() -> TokenStream + Send + 'a) -> Job<'a> {
-    Job { path: path.into(), work: Work::Rust { header: header.to_owned(), tokens: Box::new(tokens) } }
+    Job {
+        path: path.into(),
+        work: Work::Rust { header: header.to_owned(), tokens: Box::new(tokens) },
+        reads: Reads::Everything,
+    }
 }
 
 /// A file whose text `text` gives.
 pub fn text<'a>(path: impl Into<String>, text: impl FnOnce() -> String + Send + 'a) -> Job<'a> {
-    Job { path: path.into(), work: Work::Text(Box::new(text)) }
+    Job { path: path.into(), work: Work::Text(Box::new(text)), reads: Reads::Everything }
+}
+
+impl Job<'_> {
+    /// This job, reading only `reads` of the operations (see [`super::inputs`]): its work must
+    /// read no other operation, nor anything derived from one but what `reads` names.
+    #[must_use]
+    pub fn reading(mut self, reads: Reads) -> Self {
+        self.reads = reads;
+        self
+    }
+
+    /// The key of this job's file (see [`super::inputs`]).
+    fn key(&self, digests: &Digests) -> String {
+        let header = match &self.work {
+            Work::Rust { header, .. } => Some(header.as_str()),
+            Work::Text(_) => None,
+        };
+        digests.key(&self.path, header, &self.reads)
+    }
 }
 
 /// Where a finished file can go at once (the output directory, during `generate`), so its text
@@ -47,6 +80,13 @@ pub trait Sink: Sync {
     /// Takes the file at `path`: true when it is handled (written, or found unchanged), and the
     /// output keeps only its hashes; false to keep its text.
     fn take(&self, path: &str, text: &str) -> bool;
+
+    /// Accounts for the file at `path` as found on disk unchanged, its job not run: true when
+    /// the sink needs no text for it (the output keeps only its hashes); false (the default)
+    /// to have the job run.
+    fn unchanged(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// No sink: every file's text is kept in the output.
@@ -68,26 +108,49 @@ struct Done {
     source: Option<String>,
     /// Whether the sink took it (`text` is then empty).
     taken: bool,
+    /// The key of what it is made from.
+    key: String,
+    /// What was done: 0 found unchanged, 1 reused printed text, 2 built (text or printed).
+    cost: u8,
 }
 
 impl Job<'_> {
-    fn run(self, printed: &dyn Printed) -> Done {
+    fn run(self, printed: &dyn Printed, sink: &dyn Sink, digests: &Digests) -> Done {
+        let key = self.key(digests);
+        if let Some((hash, source)) = printed.unchanged(&self.path, &key)
+            && sink.unchanged(&self.path)
+        {
+            return Done { path: self.path, text: String::new(), hash, source, taken: true, key, cost: 0 };
+        }
+        let mut done = self.build(printed);
+        done.key = key;
+        if sink.take(&done.path, &done.text) {
+            done.text = String::new();
+            done.taken = true;
+        }
+        done
+    }
+
+    fn build(self, printed: &dyn Printed) -> Done {
         let path = self.path;
         match self.work {
             Work::Text(text) => {
                 let text = text();
                 let hash = crate::hash::hex(text.as_bytes());
-                Done { path, text, hash, source: None, taken: false }
+                Done { path, text, hash, source: None, taken: false, key: String::new(), cost: 2 }
             }
             Work::Rust { header, tokens } => {
                 let tokens = tokens();
                 let source = source_hash(&header, &tokens);
-                let (text, hash) = printed.printed(&path, &source).unwrap_or_else(|| {
-                    let text = print_file(&header, tokens);
-                    let hash = crate::hash::hex(text.as_bytes());
-                    (text, hash)
-                });
-                Done { path, text, hash, source: Some(source), taken: false }
+                let (text, hash, cost) = match printed.printed(&path, &source) {
+                    Some((text, hash)) => (text, hash, 1),
+                    None => {
+                        let text = print_file(&header, tokens);
+                        let hash = crate::hash::hex(text.as_bytes());
+                        (text, hash, 2)
+                    }
+                };
+                Done { path, text, hash, source: Some(source), taken: false, key: String::new(), cost }
             }
         }
     }
@@ -116,16 +179,13 @@ fn has_undelimited_group(tokens: TokenStream) -> bool {
     })
 }
 
-/// Runs every job (see [`crate::par::map`]) and adds the files, and the source hash of each
-/// Rust file, to `output`.
-pub fn run(jobs: Vec<Job<'_>>, printed: &dyn Printed, output: &mut Output) {
-    run_reporting(jobs, printed, &Keep, output, &crate::progress::Silent);
-}
-
-/// [`run`], handing each file to `sink` as its job finishes (on the job's thread) and
-/// reporting the phase and each job done to `progress`.
+/// Runs every job (see [`crate::par::map`]) and adds the files, the source hash of each Rust
+/// file and each file's key to `output`, handing each file to `sink` as its job finishes (on
+/// the job's thread) and reporting the phase and each job done to `progress`. A job whose file
+/// `printed` and `sink` both find unchanged under its key ([`digests`](Digests)) is not run.
 pub fn run_reporting(
     jobs: Vec<Job<'_>>,
+    digests: &Digests,
     printed: &dyn Printed,
     sink: &dyn Sink,
     output: &mut Output,
@@ -133,21 +193,48 @@ pub fn run_reporting(
 ) {
     progress.phase(crate::progress::phase::PRINT, Some(jobs.len() as u64));
     let done_one = |job: Job<'_>| {
-        let mut done = job.run(printed);
-        if sink.take(&done.path, &done.text) {
-            done.text = String::new();
-            done.taken = true;
-        }
+        let done = job.run(printed, sink, digests);
         progress.item();
         done
     };
+    let mut counts = [0; 3];
     for done in crate::par::map(jobs, done_one) {
+        counts[usize::from(done.cost)] += 1;
         if done.taken {
-            output.add_taken(done.path, done.hash, done.source);
+            output.add_taken(done.path.clone(), done.hash, done.source);
         } else {
-            output.add_hashed(done.path, done.text, done.hash, done.source);
+            output.add_hashed(done.path.clone(), done.text, done.hash, done.source);
         }
+        output.set_key(done.path, done.key);
     }
+    COUNTS.with(|cell| {
+        let mut total = cell.get();
+        for (sum, count) in total.iter_mut().zip(counts) {
+            *sum += count;
+        }
+        cell.set(total);
+    });
+}
+
+thread_local!(static COUNTS: std::cell::Cell<[usize; 3]> = const { std::cell::Cell::new([0; 3]) });
+
+/// How many files emissions run on this thread so far found unchanged on disk without running
+/// their jobs, took as printed by an earlier run (tokens built, not printed), and built
+/// (printed, or a text file made): the edit loop's cost, counted where tests can see it.
+pub fn files_done() -> FilesDone {
+    let [unchanged, reused, built] = COUNTS.with(std::cell::Cell::get);
+    FilesDone { unchanged, reused, built }
+}
+
+/// See [`files_done`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FilesDone {
+    /// Found unchanged on disk: nothing built.
+    pub unchanged: usize,
+    /// Tokens built, the printed text taken from disk.
+    pub reused: usize,
+    /// Built: a Rust file printed, or a text file made.
+    pub built: usize,
 }
 
 /// What an earlier run printed, which a Rust job takes instead of printing again. Emission
@@ -157,6 +244,12 @@ pub trait Printed: Sync {
     /// The text printed at `path` from the header and tokens hashing to `source`, and the
     /// hash of that text, when an earlier run printed exactly that and it is still there.
     fn printed(&self, path: &str, source: &str) -> Option<(String, String)>;
+
+    /// The hash of the file at `path` (and the source of a Rust file), when an earlier run
+    /// wrote it from what hashes to `key` and it is on disk exactly as written.
+    fn unchanged(&self, _path: &str, _key: &str) -> Option<(String, Option<String>)> {
+        None
+    }
 }
 
 /// Nothing printed earlier: every file is printed.

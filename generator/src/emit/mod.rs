@@ -10,6 +10,7 @@
 pub mod client;
 pub mod escape;
 pub mod features;
+pub mod inputs;
 pub mod jobs;
 pub mod links;
 pub mod openapi;
@@ -79,7 +80,8 @@ pub fn emit_into(
     if outputs.client {
         queue.extend(client::jobs(api, options, &reach));
     }
+    let digests = inputs::Digests::of(api, options, &reach);
     let mut output = Output::default();
-    jobs::run_reporting(queue, printed, sink, &mut output, progress);
+    jobs::run_reporting(queue, &digests, printed, sink, &mut output, progress);
     output
 }

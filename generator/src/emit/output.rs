@@ -20,6 +20,8 @@ pub struct Output {
     /// The files a sink took as they were done ([`super::jobs::Sink`]): their text is not
     /// held (an empty string in `files`), only their hashes.
     taken: std::collections::BTreeSet<String>,
+    /// Each file's key: what it is made from ([`super::inputs`]).
+    keys: BTreeMap<String, String>,
 }
 
 impl PartialEq for Output {
@@ -68,6 +70,16 @@ impl Output {
     /// The files, by path (a file a sink took holds no text: see [`Output::is_taken`]).
     pub fn files(&self) -> &BTreeMap<String, String> {
         &self.files
+    }
+
+    /// Records the key of the file at `path` (what it is made from: see [`super::inputs`]).
+    pub(crate) fn set_key(&mut self, path: String, key: String) {
+        self.keys.insert(path, key);
+    }
+
+    /// The key of the file at `path`, when emission recorded one.
+    pub fn key(&self, path: &str) -> Option<&str> {
+        self.keys.get(path).map(String::as_str)
     }
 
     /// The hash of what the Rust file at `path` was printed from.

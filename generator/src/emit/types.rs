@@ -32,11 +32,19 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
     }
     // Operations' answer enumerations and header structs go in the module of their file.
     let mut operations: BTreeMap<String, Vec<&Operation>> = BTreeMap::new();
-    for op in api.operations.iter().filter(|op| op.response.is_varied() || !op.response.headers.is_empty()) {
+    let mut positions: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let answering = |(_, op): &(usize, &Operation)| op.response.is_varied() || !op.response.headers.is_empty();
+    for (at, op) in api.operations.iter().enumerate().filter(answering) {
         let module = crate::model::names::file_module(&op.origin.file);
         modules.entry(module.clone()).or_default();
-        operations.entry(module).or_default().push(op);
+        operations.entry(module.clone()).or_default().push(op);
+        positions.entry(module).or_default().push(at);
     }
+    // A module reads its own operations' answers and the envelopes every operation names.
+    let envelopes_read = super::inputs::digest(&envelopes);
+    let reads = |module: &str| {
+        jobs::Reads::Operations(positions.get(module).cloned().unwrap_or_default(), envelopes_read.clone())
+    };
     let mut jobs = vec![
         jobs::rust("types/src/lib.rs", header, {
             // A module is compiled where any of its items is.
@@ -56,10 +64,12 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
                 crate_root(api, gated.collect())
             }
         }),
-        jobs::rust("types/src/samples.rs", header, move || sample_tests(api)),
+        // The samples' checks read the types only.
+        jobs::rust("types/src/samples.rs", header, move || sample_tests(api)).reading(no_operation()),
     ];
     for part in 1..=sample_parts(api) {
-        jobs.push(jobs::rust(format!("types/src/samples/part_{part}.rs"), header, move || sample_part(api, part)));
+        let job = jobs::rust(format!("types/src/samples/part_{part}.rs"), header, move || sample_part(api, part));
+        jobs.push(job.reading(no_operation()));
     }
     for (module, defs) in modules {
         let ops = operations.remove(&module).unwrap_or_default();
@@ -68,7 +78,7 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
             .iter()
             .map(|(part, (_, defs))| (part.clone(), defs.iter().map(|def| def.name.as_str()).collect()))
             .collect();
-        jobs.push(jobs::rust(format!("types/src/{module}.rs"), header, {
+        let module_job = jobs::rust(format!("types/src/{module}.rs"), header, {
             let module = module.clone();
             let (validated, envelopes) = (Arc::clone(&validated), Arc::clone(&envelopes));
             let own = if parts.is_empty() { defs } else { Vec::new() };
@@ -87,20 +97,27 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
                 let docs = inner_doc(&format!("Types declared in `{module}.yaml`."));
                 quote! { #docs #(#parts)* #items #(#answers)* #(#headers)* }
             }
-        }));
+        });
+        jobs.push(module_job.reading(reads(&module)));
         for (part, (prefix, defs)) in parts {
             let (validated, envelopes) = (Arc::clone(&validated), Arc::clone(&envelopes));
             let docs = format!("Types declared in `{module}.yaml` whose Rust names start with `{prefix}`.");
-            jobs.push(jobs::rust(format!("types/src/{module}/{part}.rs"), header, move || {
+            let part_job = jobs::rust(format!("types/src/{module}/{part}.rs"), header, move || {
                 let emitter = TypesEmitter { api, paths: Paths::in_types_crate(), validated: &validated };
                 let items = type_items(&emitter, &defs, &envelopes, reach);
                 let docs = inner_doc(&docs);
                 quote! { #docs #items }
-            }));
+            });
+            jobs.push(part_job.reading(jobs::Reads::Operations(Vec::new(), envelopes_read.clone())));
         }
     }
     jobs.push(jobs::text("types/Cargo.toml", move || manifest(api, options, reach)));
     jobs
+}
+
+/// What a file reading no operation (the types only) reads.
+fn no_operation() -> jobs::Reads {
+    jobs::Reads::Operations(Vec::new(), String::new())
 }
 
 /// `types/Cargo.toml`.

@@ -3,9 +3,12 @@
 //!
 //! One small file per output directory records the fingerprint of what it was generated
 //! from (the spec's hash, this build of apigen, the crate names and the options), the hash of
-//! the stamp it wrote, and for each Rust file the hash of the header and tokens it was
-//! printed from. With it, `generate` skips emission when the directory is proven current,
-//! and reuses a printed Rust file whose tokens did not change. Without it (a fresh clone, CI,
+//! the stamp it wrote, and for each file the hash of its bytes, its key (what it is made from,
+//! hashed from the model: [`crate::emit::inputs`]) and, for a Rust file, the hash of the
+//! header and tokens it was printed from. With it, `generate` skips emission when the
+//! directory is proven current, does not build a file whose key did not change (its bytes on
+//! disk are checked against the stamp instead), and reuses a printed Rust file whose tokens did
+//! not change. Without it (a fresh clone, CI,
 //! a cleared cache) everything is emitted and compared: the cache only ever saves work, it
 //! never decides what the output is.
 //!
@@ -16,7 +19,9 @@
 //!   taken now: the directory is current only when the stamp on disk hashes to the one the
 //!   entry remembers for this very fingerprint and every file hashes to the stamp's line; a
 //!   file is reused only when its tokens hash to the source it was printed from and its bytes
-//!   on disk hash to what was printed. Any mismatch means "print again", never "current".
+//!   on disk hash to what was printed; a file is left unbuilt only when its key is the one
+//!   remembered, the stamp on disk is the one the entry remembers, and its bytes hash to the
+//!   stamp's line and the entry's. Any mismatch means "print again", never "current".
 //!
 //! `check` never reads the cache's word at all: it prints every file.
 //!
@@ -192,13 +197,27 @@ pub(super) struct Entry {
     pub printer: Option<String>,
     /// The hash of its stamp's text.
     pub stamp: Option<String>,
-    /// Each Rust file: the hash of what it was printed from, and of its bytes.
-    pub printed: BTreeMap<String, (String, String)>,
+    /// Each file written or checked: the hash of its bytes, of what a Rust file was printed
+    /// from, and its key (what it is made from: [`crate::emit::inputs`]).
+    pub files: BTreeMap<String, Remembered>,
     /// The hash of the inputs of the run that wrote or checked the output (see the module's
     /// fast path), when that run knew them unchanged while it ran.
     pub inputs: Option<String>,
-    /// The warnings of that run (at its levels, which are part of the inputs).
-    pub warnings: Option<Diagnostics>,
+    /// The warnings of that run (at its levels, which are part of the inputs), as one line of
+    /// JSON: decoded only when the fast path reports them again (GitHub's are 6 MB, which every
+    /// other run would decode for nothing).
+    pub warnings: Option<String>,
+}
+
+/// What is remembered of one file of an output directory.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(super) struct Remembered {
+    /// The hash of its bytes.
+    pub hash: String,
+    /// For a Rust file, the hash of the header and tokens it was printed from.
+    pub source: Option<String>,
+    /// Its key: the hash of what it is made from.
+    pub key: Option<String>,
 }
 
 /// What a run knew of its inputs: their hash ([`crate::load::inputs_hash`] with the settings),
@@ -214,16 +233,23 @@ pub struct Inputs {
 impl Entry {
     /// The entry for `output` (stamped), generated as `build` says.
     pub fn of(build: &Build, output: &Output) -> Self {
-        let printed = output
+        let files = output
             .files()
             .keys()
-            .filter_map(|path| Some((path.clone(), (output.source(path)?.to_owned(), output.hash(path)?))))
+            .filter_map(|path| {
+                let remembered = Remembered {
+                    hash: output.hash(path)?,
+                    source: output.source(path).map(str::to_owned),
+                    key: output.key(path).filter(|key| !key.is_empty()).map(str::to_owned),
+                };
+                Some((path.clone(), remembered))
+            })
             .collect();
         Entry {
             fingerprint: Some(build.fingerprint.clone()),
             printer: Some(build.printer.clone()),
             stamp: output.hash(stamp::STAMP),
-            printed,
+            files,
             inputs: None,
             warnings: None,
         }
@@ -233,26 +259,26 @@ impl Entry {
     pub fn with_inputs(mut self, inputs: Option<Inputs>) -> Self {
         if let Some(inputs) = inputs {
             self.inputs = Some(inputs.hash);
-            self.warnings = Some(inputs.warnings);
+            self.warnings = serde_json::to_string(&inputs.warnings).ok();
         }
         self
     }
 
     fn parse(text: &str) -> Self {
-        let printed = stamp::entries(text)
+        let files = stamp::entries(text)
             .into_iter()
-            .filter_map(|(path, mut fields)| Some((path, (fields.remove("source")?, fields.remove("hash")?))))
+            .filter_map(|(path, mut fields)| {
+                let hash = fields.remove("hash")?;
+                Some((path, Remembered { hash, source: fields.remove("source"), key: fields.remove("key") }))
+            })
             .collect();
         Entry {
             fingerprint: stamp::key(text, "fingerprint"),
             printer: stamp::key(text, "printer"),
             stamp: stamp::key(text, "stamp"),
-            printed,
+            files,
             inputs: stamp::key(text, "inputs").filter(|hash| !hash.is_empty()),
-            warnings: text
-                .lines()
-                .find_map(|line| line.strip_prefix(WARNINGS))
-                .and_then(|json| serde_json::from_str(json).ok()),
+            warnings: text.lines().find_map(|line| line.strip_prefix(WARNINGS)).map(str::to_owned),
         }
     }
 
@@ -266,18 +292,28 @@ impl Entry {
             field(&self.stamp),
             field(&self.inputs),
         );
-        for (path, (source, hash)) in &self.printed {
-            out.push_str(&format!(
-                "    {{ path = {}, hash = \"{hash}\", source = \"{source}\" }},\n",
-                toml_string(path)
-            ));
+        for (path, file) in &self.files {
+            out.push_str(&format!("    {{ path = {}, hash = \"{}\"", toml_string(path), file.hash));
+            for (name, value) in [("source", &file.source), ("key", &file.key)] {
+                if let Some(value) = value {
+                    out.push_str(&format!(", {name} = \"{value}\""));
+                }
+            }
+            out.push_str(" },\n");
         }
         out.push_str("]\n");
         // One line of JSON (its strings escape every line break), after the list.
-        if let Some(json) = self.warnings.as_ref().and_then(|warnings| serde_json::to_string(warnings).ok()) {
+        if let Some(json) = &self.warnings {
             out.push_str(&format!("{WARNINGS}{json}\n"));
         }
         out
+    }
+}
+
+impl Entry {
+    /// The remembered warnings, decoded.
+    pub fn decoded_warnings(&self) -> Option<Diagnostics> {
+        serde_json::from_str(self.warnings.as_deref()?).ok()
     }
 }
 

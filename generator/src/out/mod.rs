@@ -86,7 +86,7 @@ impl OutputDir {
             return None;
         }
         let files = self.as_remembered()?;
-        Some((files, self.remembered.warnings.take()?))
+        Some((files, self.remembered.decoded_warnings()?))
     }
 
     /// The number of files in the directory when its stamp hashes to the one remembered, every
@@ -110,10 +110,17 @@ impl OutputDir {
         Some(stamp.files.len() + 1)
     }
 
-    /// What an earlier run of this very printer printed here, for emission to reuse.
+    /// What an earlier run of this very printer printed here, for emission to reuse, and which
+    /// files it wrote from which keys (believed only while the stamp on disk is the one the
+    /// entry remembers: the stamp's line of each file is what its bytes are checked against).
     pub fn printed(&self, build: &Build) -> impl Printed + '_ {
         let same_printer = self.remembered.printer.as_ref() == Some(&build.printer);
-        Earlier { dir: &self.path, printed: if same_printer { Some(&self.remembered.printed) } else { None } }
+        let stamped = self.remembered.stamp.is_some() && self.remembered.stamp == self.stamp_hash;
+        Earlier {
+            dir: &self.path,
+            files: same_printer.then_some(&self.remembered.files),
+            stamp: self.stamp.as_ref().filter(|_| same_printer && stamped),
+        }
     }
 
     /// Writes every file of `output` (stamped) whose bytes differ, and removes the files of
@@ -240,6 +247,14 @@ pub struct Streamed<'d> {
 }
 
 impl crate::emit::jobs::Sink for Streamed<'_> {
+    fn unchanged(&self, _path: &str) -> bool {
+        if lock(&self.failed).is_some() {
+            return false;
+        }
+        self.unchanged.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        true
+    }
+
     fn take(&self, path: &str, text: &str) -> bool {
         if lock(&self.failed).is_some() {
             return false;
@@ -281,19 +296,31 @@ fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// The stamp of an empty directory: nothing is apigen's to remove.
 static EMPTY: Stamp = Stamp { files: std::collections::BTreeMap::new() };
 
-/// The Rust files an earlier run printed into a directory, as the cache remembers them.
+/// The files an earlier run wrote into a directory, as the cache remembers them.
 struct Earlier<'a> {
     dir: &'a Path,
-    printed: Option<&'a std::collections::BTreeMap<String, (String, String)>>,
+    files: Option<&'a std::collections::BTreeMap<String, cache::Remembered>>,
+    /// The stamp on disk, when it is the one the entry remembers.
+    stamp: Option<&'a Stamp>,
 }
 
 impl Printed for Earlier<'_> {
     fn printed(&self, path: &str, source: &str) -> Option<(String, String)> {
-        let (printed_from, hash) = self.printed?.get(path)?;
-        if printed_from != source {
+        let file = self.files?.get(path)?;
+        if file.source.as_deref() != Some(source) {
             return None;
         }
         let text = crate::input::read_regular_text(&self.dir.join(path))?;
-        (crate::hash::hex(text.as_bytes()) == *hash).then(|| (text, hash.clone()))
+        (crate::hash::hex(text.as_bytes()) == file.hash).then(|| (text, file.hash.clone()))
+    }
+
+    fn unchanged(&self, path: &str, key: &str) -> Option<(String, Option<String>)> {
+        let file = self.files?.get(path)?;
+        let stamped = self.stamp?.files.get(path)?.as_deref()?;
+        if file.key.as_deref() != Some(key) || stamped != file.hash {
+            return None;
+        }
+        let on_disk = hash_regular(&self.dir.join(path), &mut vec![0; 64 * 1024])?;
+        (on_disk == file.hash).then(|| (file.hash.clone(), file.source.clone()))
     }
 }

@@ -63,7 +63,7 @@ fn quoted(text: &str) -> Option<String> {
     text.trim().strip_prefix('"').and_then(|t| t.split_once('"')).map(|(v, _)| v.to_owned())
 }
 
-/// The entries of `files = [...]`: each path with its other fields (`hash`, `source`).
+/// The entries of `files = [...]`: each path with its other fields (`hash`, `source`, `key`).
 pub(super) fn entries(text: &str) -> Vec<(String, BTreeMap<String, String>)> {
     let Some((_, list)) = text.split_once("files = [") else {
         return Vec::new();
@@ -78,7 +78,7 @@ pub(super) fn entries(text: &str) -> Vec<(String, BTreeMap<String, String>)> {
         };
         let Some(path) = quoted(entry) else { continue };
         let mut fields = BTreeMap::new();
-        for name in ["hash", "source"] {
+        for name in ["hash", "source", "key"] {
             if let Some(value) = entry.split_once(&format!("{name} = ")).and_then(|(_, v)| quoted(v)) {
                 fields.insert(name.to_owned(), value);
             }

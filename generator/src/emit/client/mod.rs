@@ -41,14 +41,16 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
         jobs.push(jobs::rust("client/src/mock_test.rs", header, move || mock_test(api)));
     }
     for tag in api.tags_with_operations() {
+        // A group's files read the group's operations only (see `emit::inputs`).
+        let mut push = |job: jobs::Job<'a>| jobs.push(job.reading(jobs::Reads::Group(tag.name.clone())));
         let count = api.operations_of(&tag.name).count();
-        jobs.push(jobs::rust(format!("client/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag, 0)));
+        push(jobs::rust(format!("client/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag, 0)));
         for (part, path) in super::rust::part_files("client/src", &tag.rust, count) {
-            jobs.push(jobs::rust(path, header, move || emitter().tag_module(tag, part)));
+            push(jobs::rust(path, header, move || emitter().tag_module(tag, part)));
         }
         let files = samples::part_files(tag, count);
         for (part, path) in files.into_iter().enumerate() {
-            jobs.push(jobs::rust(path, header, move || emitter().samples_part(tag, part)));
+            push(jobs::rust(path, header, move || emitter().samples_part(tag, part)));
         }
     }
     jobs.push(jobs::text("client/Cargo.toml", move || manifest(api, options, reach)));

@@ -34,17 +34,19 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
     ];
     let root = super::rust::root_module(api);
     for tag in api.tags_with_operations() {
+        // A group's files read the group's operations only (see `emit::inputs`).
+        let mut push = |job: jobs::Job<'a>| jobs.push(job.reading(jobs::Reads::Group(tag.name.clone())));
         let count = api.operations_of(&tag.name).count();
-        jobs.push(jobs::rust(format!("server/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag, 0)));
+        push(jobs::rust(format!("server/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag, 0)));
         for (part, path) in super::rust::part_files("server/src", &tag.rust, count) {
-            jobs.push(jobs::rust(path, header, move || emitter().tag_module(tag, part)));
+            push(jobs::rust(path, header, move || emitter().tag_module(tag, part)));
         }
-        jobs.push(jobs::rust(format!("server/src/{root}/group_tables/{}.rs", tag.rust), header, move || {
+        push(jobs::rust(format!("server/src/{root}/group_tables/{}.rs", tag.rust), header, move || {
             routes::group_routes(api, tag)
         }));
-        jobs.push(jobs::rust(format!("server/src/mock/{}.rs", tag.rust), header, move || emitter().mock_part(tag, 0)));
+        push(jobs::rust(format!("server/src/mock/{}.rs", tag.rust), header, move || emitter().mock_part(tag, 0)));
         for (part, path) in super::rust::part_files("server/src/mock", &tag.rust, count) {
-            jobs.push(jobs::rust(path, header, move || emitter().mock_part(tag, part)));
+            push(jobs::rust(path, header, move || emitter().mock_part(tag, part)));
         }
     }
     jobs.push(jobs::text("server/Cargo.toml", move || manifest(api, options, reach)));
