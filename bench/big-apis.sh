@@ -6,6 +6,8 @@
 #   APIS="github stripe" bench/big-apis.sh # some
 #   ROUNDS=3 bench/big-apis.sh             # rounds of the interleaved build measurements
 #   OGEN=0 bench/big-apis.sh               # apigen alone
+#   BUILDS=0 OGEN=0 bench/big-apis.sh      # import and generate only (no cargo check/build)
+#   APIGEN=/path/to/apigen bench/big-apis.sh  # that binary, not a fresh release build
 #
 # Per API: `apigen import` and `apigen generate` (release), openapi-generator's `rust` client
 # generated from the same document (PyPI `openapi-generator-cli`, installed in a venv in the
@@ -24,6 +26,7 @@ work="${WORK:-$(mktemp -d)}"
 apis="${APIS:-github stripe kubernetes graph}"
 rounds="${ROUNDS:-2}"
 ogen_enabled="${OGEN:-1}"
+builds="${BUILDS:-1}"
 mkdir -p "$work"
 results="$work/results.tsv"
 printf 'api\ttool\tphase\tstatus\twall\tcpu\tpeak_mb\n' >"$results"
@@ -75,8 +78,11 @@ measure() {
 
 mkdir -p "$work/logs"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); work in $work"
-cargo build -q --release -p apigen --manifest-path "$repo/Cargo.toml" || exit 1
-apigen="${CARGO_TARGET_DIR:-$repo/target}/release/apigen"
+# APIGEN=path measures that binary (an earlier build, for a before/after) instead of building.
+if [ -z "${APIGEN:-}" ]; then
+  cargo build -q --release -p apigen --manifest-path "$repo/Cargo.toml" || exit 1
+fi
+apigen="${APIGEN:-${CARGO_TARGET_DIR:-$repo/target}/release/apigen}"
 ogen=""
 if [ "$ogen_enabled" = 1 ]; then
   if [ ! -x "$cache/venv/bin/openapi-generator-cli" ]; then
@@ -90,6 +96,7 @@ for api in $apis; do
   doc="$(document "$api")"
   spec="$work/$api/spec" out="$work/$api/apigen" ogen_out="$work/$api/openapi-generator"
   rm -rf "$work/$api" && mkdir -p "$work/$api"
+  echo "$api: $(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git -C "$repo" rev-parse --short HEAD), $apigen"
   measure "$api" apigen import "$work" "$apigen" import "$doc" --out "$spec" || continue
   grep -E 'operations kept' "$work/logs/$api.apigen.import.log" | sed "s/^/$api: /"
   measure "$api" apigen generate "$work" "$apigen" generate --spec "$spec" --out "$out" --runtime "$repo/runtime" || continue
@@ -104,6 +111,7 @@ for api in $apis; do
       --package-name "ogen_$api"
     [ -d "$ogen_out/src" ] && echo "$api: openapi-generator rust client: $(cat "$ogen_out"/src/*.rs "$ogen_out"/src/*/*.rs 2>/dev/null | wc -l) lines"
   fi
+  [ "$builds" = 1 ] || continue
 
   # Dependencies built once per target directory (check and build each), not measured.
   export CARGO_INCREMENTAL=0
