@@ -10,9 +10,42 @@ use std::process::ExitCode;
 mod terminal;
 
 // Emission builds and drops millions of small token vectors; glibc's allocator spends a third
-// of the run on them (bench/generate-speed.sh), mimalloc much less.
+// of the run on them (bench/generate-speed.sh), mimalloc much less. It is built without asking
+// for transparent huge pages (`no_thp`, Cargo.toml; the test below).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[cfg(all(test, target_os = "linux"))]
+mod allocator_tests {
+    /// The flags (`VmFlags`) of the mapping of /proc/self/smaps holding `address`.
+    fn mapping_flags(smaps: &str, address: usize) -> Option<&str> {
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line.split_whitespace().next().and_then(|first| first.split_once('-'));
+            if let Some((start, end)) = range
+                && let (Ok(start), Ok(end)) = (usize::from_str_radix(start, 16), usize::from_str_radix(end, 16))
+            {
+                inside = (start..end).contains(&address);
+            } else if let Some(flags) = line.strip_prefix("VmFlags:")
+                && inside
+            {
+                return Some(flags);
+            }
+        }
+        None
+    }
+
+    /// mimalloc marks none of its memory for transparent huge pages (`MADV_HUGEPAGE`, the
+    /// mapping's `hg` flag): memory it gives back and touches again is then zeroed by the kernel
+    /// 4 KiB at a time, not 2 MiB (5–12% of a generation's CPU; docs/src/performance.md).
+    #[test]
+    fn the_allocator_asks_for_no_huge_pages() {
+        let block = vec![1u8; 8 << 20];
+        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("/proc/self/smaps is readable");
+        let flags = mapping_flags(&smaps, block.as_ptr() as usize).expect("the block's mapping is listed");
+        assert!(!flags.split_whitespace().any(|flag| flag == "hg"), "the block's mapping asks for huge pages: {flags}");
+    }
+}
 
 /// Generates Rust crates, OpenAPI and a reference from the YAML API spec.
 ///
