@@ -433,18 +433,32 @@ class TheList(unittest.TestCase):
                 doc_list.read("two.json\ntwo.json\n", root)
 
 
-class TheHeldOutList(unittest.TestCase):
-    """heldout.txt is never tuned to: neither the known list nor a rule names its documents."""
+class TheHeldOutLists(unittest.TestCase):
+    """No held-out list (heldout.txt, heldout-2.txt, ...) is ever tuned to: neither the known list
+    nor a rule names a document of any of them."""
 
-    def held_out(self):
-        with open(os.path.join(HERE, "heldout.txt")) as f:
+    def lists(self):
+        names = sorted(f for f in os.listdir(HERE) if re.fullmatch(r"heldout(-\d+)?\.txt", f))
+        self.assertGreaterEqual(len(names), 2, names)
+        return names
+
+    def held_out(self, name):
+        with open(os.path.join(HERE, name)) as f:
             return [line for _, line in doc_list.entries(f.read())]
 
-    def test_it_holds_twenty_documents(self):
-        self.assertEqual(len(self.held_out()), 20)
+    def every_held_out(self):
+        return [doc for name in self.lists() for doc in self.held_out(name)]
+
+    def test_each_holds_twenty_documents(self):
+        for name in self.lists():
+            self.assertEqual(len(self.held_out(name)), 20, name)
+
+    def test_no_document_is_held_out_twice(self):
+        docs = self.every_held_out()
+        self.assertEqual(sorted({d for d in docs if docs.count(d) > 1}), [])
 
     def test_no_known_failure_names_a_held_out_document(self):
-        names = {n for doc in self.held_out() for n in (doc.replace("/", "_"), doc.rsplit("/", 1)[-1])}
+        names = {n for doc in self.every_held_out() for n in (doc.replace("/", "_"), doc.rsplit("/", 1)[-1])}
         with open(os.path.join(HERE, "known_failures.tsv")) as f:
             listed = {e.document for e in known.parse(f.read()).values()}
         self.assertEqual(listed & names, set())
@@ -452,7 +466,7 @@ class TheHeldOutList(unittest.TestCase):
     def test_no_rule_names_a_held_out_document(self):
         with open(os.path.join(HERE, "rules.toml")) as f:
             rules = f.read()
-        named = [n for doc in self.held_out() for n in (doc, doc.replace("/", "_")) if n in rules]
+        named = [n for doc in self.every_held_out() for n in (doc, doc.replace("/", "_")) if n in rules]
         self.assertEqual(named, [])
 
 
