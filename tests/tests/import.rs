@@ -662,6 +662,34 @@ fn a_one_of_without_discriminator_is_sampled_by_a_value_valid_as_exactly_one_var
 }
 
 #[test]
+fn an_optional_field_typed_json_is_left_out_of_samples() {
+    // `from` is a oneOf of open objects without required fields: any object is valid as all
+    // three, so the import types it `json` (gap union-overlaps), and a made-up `{"key":
+    // "value"}` in the mock's answer broke the document's `oneOf` (dnd5eapi's OptionSet).
+    // Left out, the answer is valid whatever the variants are.
+    let variant = |name: &str| serde_json::json!({"type": "object", "properties": {name: {"type": "string"}}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Choices", "version": "1"},
+        "paths": {"/choice": {"get": {"operationId": "getChoice",
+            "responses": {"200": {"description": "one", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Choice"}}}}}}}},
+        "components": {"schemas": {
+            "Choice": {"type": "object", "properties": {
+                "desc": {"type": "string"},
+                "from": {"oneOf": [variant("options"), variant("category"), variant("resource")]}
+            }}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "choices.json").unwrap();
+    let spec: String = imported.files.iter().map(|(_, text)| text.as_str()).collect();
+    assert!(spec.contains("from: { type: json, optional: true }") && spec.contains("union-overlaps"), "{spec}");
+    let api = lint_imported(&imported, "the choice does not lint");
+    let op = api.operations.iter().find(|op| op.name == "getChoice").unwrap();
+    let answer = apigen::model::sample::of_response(&api, op).unwrap();
+    assert_eq!(answer, serde_json::json!({"desc": "desc"}));
+}
+
+#[test]
 fn constraints_on_list_items_are_kept_as_the_lists_item_constraints() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",
