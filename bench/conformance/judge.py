@@ -241,12 +241,15 @@ def contradictory_allof(check, evidence):
 
 
 def nulls_where_untyped(check, evidence):
-    """A `null` refused inside the body where the document's schema has no `type`. Never the body
-    itself: the import reads an untyped body's root so (`untyped: true`), and the server takes
-    `null` there."""
+    """A `null` refused for a list's item where the document's schema has no `type`. Never the
+    body itself nor a property: the import reads those `untyped: true`, and the server takes
+    `null` there (issue 48)."""
     paths = failure_text.violation_paths(check.case)
     return bool(paths) and all(
-        p and m == "must not be null" and original.untyped_at(evidence.document, check.operation, p) for p, m in paths
+        p.rsplit("/", 1)[-1].isdigit()
+        and m == "must not be null"
+        and original.untyped_at(evidence.document, check.operation, p)
+        for p, m in paths
     )
 
 

@@ -139,7 +139,20 @@ class NearMisses(unittest.TestCase):
                 }
             }
         }
-        text = rule.example.replace('"path":"/customProfile"', '"path":""')
+        text = rule.example.replace('"path":"/customProfiles/0"', '"path":""')
+        checks = judge.checks_of_failure(rule.example_operation, "error", text)
+        evidence = judge.Evidence(imported.Imported(), document, {})
+        self.assertEqual([judge.classify(c, RULES, evidence, judge.TESTS) for c in checks], [None])
+
+    def test_a_null_property_refused_is_ours_even_where_its_schema_is_untyped(self):
+        # Azure's `customProfile`: the import reads the property `untyped: true`, and the server
+        # takes `null` there, so a refusal of it is no longer the document's.
+        rule = next(r for r in RULES if r.name == "untyped-null")
+        schema = {"type": "object", "properties": {"customProfile": {"properties": {"id": {"type": "string"}}}}}
+        document = {
+            "paths": {"/gateways/{name}": {"put": {"requestBody": {"content": {"application/json": {"schema": schema}}}}}}
+        }
+        text = rule.example.replace('"path":"/customProfiles/0"', '"path":"/customProfile"')
         checks = judge.checks_of_failure(rule.example_operation, "error", text)
         evidence = judge.Evidence(imported.Imported(), document, {})
         self.assertEqual([judge.classify(c, RULES, evidence, judge.TESTS) for c in checks], [None])

@@ -880,6 +880,34 @@ impl<'j> Object<'_, 'j> {
         }
     }
 
+    /// An optional field whose document schema gives an object's properties without `type`
+    /// (spec key `untyped`). By JSON Schema such a schema constrains objects only: a value that
+    /// is not an object (`null`, `true`, `3`, `"x"`, `[]`) fits it and carries none of its
+    /// properties, so in every mode it reads as the field left out (`None`, no violation); an
+    /// object is read as [`Object::optional`] reads it.
+    pub fn untyped_optional<T: FromJson>(&mut self, key: &str) -> Option<T> {
+        let value = self.take(key).filter(Source::is_object)?;
+        self.decoder.at_optional_key(key, value)
+    }
+
+    /// A required field whose document schema gives an object's properties without `type`
+    /// (spec key `untyped`): the key must be given (strict: missing is "is required", as the
+    /// document's `required` says), but a value that is not an object fits the schema and
+    /// reads as `None`, as [`Object::untyped_optional`] reads it. The field is an `Option`
+    /// for that reason, and `None` is written `null`, which fits the document's schema too.
+    pub fn untyped_required<T: FromJson>(&mut self, key: &str) -> Option<T> {
+        let Some(value) = self.take(key) else {
+            if self.strict() {
+                self.violation(key, "is required");
+            }
+            return None;
+        };
+        if !value.is_object() {
+            return None;
+        }
+        self.decoder.at_optional_key(key, value)
+    }
+
     /// A field that may be absent, with a default; `null` reads as absent when lenient.
     pub fn defaulted<T: FromJson>(&mut self, key: &str, default: fn() -> T) -> T {
         match self.optional(key) {

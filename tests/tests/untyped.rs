@@ -3,11 +3,12 @@
 //! `tests/fixtures/openapi/untyped-bodies-3.0.json`): by JSON Schema a value that is not an
 //! object fits such a schema, so the server accepts it and the handler reads the body as left
 //! out (`None`); an object is still decoded and validated whole, and the client sends the
-//! object it is given.
+//! object it is given. Properties alike (`PUT /profiles`, Azure's `customProfile`): a value
+//! that is not an object reads as the field left out, and a required one must still be given.
 
 use untyped_server::types::Read;
 use untyped_server::{Anonymous, ApiError, Authenticator, Context, Credential, RouterBuilder};
-use untyped_server::{CreateInviteRequest, CreatePostRequest, PutGatewayRequest};
+use untyped_server::{CreateInviteRequest, CreatePostRequest, PutGatewayRequest, PutProfileRequest};
 
 /// The service answers what its handler was given: `absent`, or the body as JSON.
 struct Echo;
@@ -30,6 +31,7 @@ async fn start() -> String {
         .create_post(|_, _: Context<Anonymous>, request: CreatePostRequest| async move { Ok(seen(request.body)) })
         .put_gateway(|_, _: Context<Anonymous>, request: PutGatewayRequest| async move { Ok(seen(request.body)) })
         .create_invite(|_, _: Context<Anonymous>, request: CreateInviteRequest| async move { Ok(seen(request.body)) })
+        .put_profile(|_, _: Context<Anonymous>, request: PutProfileRequest| async move { Ok(seen(Some(request.body))) })
         .build()
         .unwrap();
     tokio::spawn(apigen_runtime::listener::serve(listener, app, Default::default()));
@@ -141,6 +143,45 @@ async fn a_body_whose_schema_says_type_object_still_refuses_a_value_that_is_not_
             r#"{"error":{"code":400,"message":"the request is invalid","violations":[{"path":"","message":"expected an object, found null"}]}}"#
         )
     );
+}
+
+/// The body of a 400 naming each `(path, message)`.
+fn invalid(violations: &[(&str, &str)]) -> (u16, String) {
+    let listed: Vec<String> =
+        violations.iter().map(|(path, message)| format!(r#"{{"path":"{path}","message":"{message}"}}"#)).collect();
+    let body =
+        format!(r#"{{"error":{{"code":400,"message":"the request is invalid","violations":[{}]}}}}"#, listed.join(","));
+    (400, body)
+}
+
+#[tokio::test]
+async fn a_property_that_is_not_an_object_reads_as_left_out_where_its_schema_gives_no_type() {
+    let base = start().await;
+    let profiles = format!("{base}/profiles");
+    // `customProfile` (optional) and `owner` (required) give their properties without `type`.
+    for value in ["null", "3", "[]", "true", "\"x\""] {
+        let body = format!(r#"{{"customProfile": {value}, "owner": {value}}}"#);
+        let read = send("PUT", &profiles, Some(&body)).await;
+        assert_eq!(read, (200, r#"{"body":"{\"owner\":null}"}"#.to_owned()), "{value}");
+    }
+    // An object is read and validated as before.
+    let body = r#"{"customProfile": {"id": "abc"}, "owner": {"id": "o1"}}"#;
+    let read = send("PUT", &profiles, Some(body)).await;
+    assert_eq!(read, (200, r#"{"body":"{\"customProfile\":{\"id\":\"abc\"},\"owner\":{\"id\":\"o1\"}}"}"#.to_owned()));
+    let refused = send("PUT", &profiles, Some(r#"{"owner": {}}"#)).await;
+    assert_eq!(refused, invalid(&[("/owner/id", "is required")]));
+    let refused = send("PUT", &profiles, Some(r#"{"customProfile": {"id": "abcdef"}, "owner": null}"#)).await;
+    assert_eq!(refused, invalid(&[("/customProfile/id", "must be at most 5 characters long (found 6)")]));
+    // `owner` is required: the key must be given, whatever its value.
+    assert_eq!(send("PUT", &profiles, Some("{}")).await, invalid(&[("/owner", "is required")]));
+    // `account` says `type: object`: `null` there is still refused.
+    let refused = send("PUT", &profiles, Some(r#"{"owner": null, "account": null}"#)).await;
+    assert_eq!(refused, invalid(&[("/account", "must not be null")]));
+    // The client writes a required untyped field left as `None` as `null`, which the document
+    // admits, and the server reads it back as `None`.
+    let client = untyped_client::Client::builder(&base).build().unwrap();
+    let read = client.profiles().put().send().await.unwrap();
+    assert_eq!(read.body, r#"{"owner":null}"#);
 }
 
 #[test]

@@ -853,6 +853,11 @@ impl Document<'_> {
         if field.sensitive {
             map.insert("x-sensitive".into(), json!(true));
         }
+        if field.untyped {
+            // As on a body: the schema written is the object's; the extension says a value
+            // that is not an object reads as left out, as the document it came from meant.
+            map.insert("x-untyped".into(), json!(true));
+        }
         match field.access {
             Access::ReadWrite => {}
             Access::ReadOnly => {

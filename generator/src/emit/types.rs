@@ -579,6 +579,9 @@ impl TypesEmitter<'_> {
     fn read_field(&self, field: &Field, presence: Presence) -> TokenStream {
         let wire = &field.wire;
         match presence {
+            // A value that is not an object fits an untyped field's schema: read as left out.
+            Presence::Optional if field.untyped => quote! { __reader.untyped_optional(#wire) },
+            Presence::Nullable if field.untyped => quote! { __reader.untyped_required(#wire) },
             Presence::Required => quote! { __reader.required(#wire) },
             Presence::Optional => quote! { __reader.optional(#wire) },
             Presence::Nullable => quote! { __reader.nullable(#wire) },
@@ -961,7 +964,17 @@ fn field_doc(field: &Field, owner: &TypeDef) -> String {
     }
     match field.presence(owner.usage) {
         Presence::TriState => notes.push("Absent leaves the value unchanged; `Null` removes it.".to_owned()),
+        Presence::Nullable if field.untyped => notes.push(
+            "Required, but a value that is not an object (`null`, `3`, `[]`) fits the document's schema, \
+             which gives no `type`: it reads as `None`, written `null`."
+                .to_owned(),
+        ),
         Presence::Nullable => notes.push("May be null.".to_owned()),
+        Presence::Optional if field.untyped => notes.push(
+            "A value that is not an object (`null`, `3`, `[]`) fits the document's schema, which gives no \
+             `type`: it reads as `None`."
+                .to_owned(),
+        ),
         _ => {}
     }
     match field.access {

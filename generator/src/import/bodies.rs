@@ -91,7 +91,8 @@ impl Importer<'_> {
         // Schema's reading, which a judge sends: Discourse's bodies, Azure's resources); what
         // apigen's own openapi.json says with `x-untyped`.
         let object = matches!(typed.expr, Expr::Object | Expr::Named(_));
-        if object && (admits_non_objects(doc, schema, 0) || body.get("x-untyped") == Some(&json!(true))) {
+        if object && (super::schema::admits_non_objects(doc, schema, 0) || body.get("x-untyped") == Some(&json!(true)))
+        {
             extra.push(("untyped", json!(true)));
         }
         // Kept aside until every type is settled: a body whose type ends up `json` (a shape the
@@ -439,23 +440,6 @@ fn schema_unchecked(doc: &Value, schema: &Value) -> bool {
             _ => true,
         }),
     }
-}
-
-/// Whether an object's schema (its reference followed) says nothing of values that are not
-/// objects: properties (or `required`, `additionalProperties`) without `type`, `enum`,
-/// `const` or a choice (`oneOf`, `anyOf`, `not`), and every part it is composed of (`allOf`)
-/// alike. By JSON Schema `null`, `3` or `[]` then fits it.
-fn admits_non_objects(doc: &Value, schema: &Value, depth: usize) -> bool {
-    const MAX_DEPTH: usize = 8;
-    let Some(schema) = refs::lookup_value(doc, schema).and_then(Value::as_object) else {
-        return false;
-    };
-    let says_type = ["type", "enum", "const", "oneOf", "anyOf", "not"].iter().any(|k| schema.contains_key(*k));
-    let says_object = ["properties", "required", "additionalProperties"].iter().any(|k| schema.contains_key(*k));
-    let parts = schema.get("allOf").and_then(Value::as_array);
-    let parts_admit = parts
-        .is_none_or(|parts| depth < MAX_DEPTH && parts.iter().all(|part| admits_non_objects(doc, part, depth + 1)));
-    !says_type && (says_object || parts.is_some()) && parts_admit
 }
 
 /// A field of a form body that is a file, or a list of files.

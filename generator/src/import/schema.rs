@@ -870,9 +870,26 @@ impl Importer<'_> {
             (true, false) => extra.push(("read_only", Value::Bool(true))),
             (false, true) => extra.push(("write_only", Value::Bool(true))),
         }
+        if self.untyped_field(schema, &typed) {
+            extra.push(("untyped", Value::Bool(true)));
+        }
         let mut node = typed.node(extra);
         self.share_inline_shape(&typed, &mut node);
         node
+    }
+
+    /// Whether a property is read `untyped`: its schema gives an object's properties without
+    /// `type` (Azure's `customProfile`), so by JSON Schema `null`, `3` or `[]` fits it, or
+    /// apigen's own openapi.json says so with `x-untyped`. Not where the schema says
+    /// `nullable` or a default (they say what `null` and absence read as), nor on a field
+    /// travelling one way only (decisions named in spec/README.md, `untyped`).
+    fn untyped_field(&self, schema: &Value, typed: &Typed) -> bool {
+        let object = matches!(typed.expr, Expr::Object | Expr::Named(_));
+        let plain = !typed.nullable && typed.default.is_none() && typed.constant.is_none();
+        let both_ways = !typed.read_only && !typed.write_only;
+        let untyped =
+            schema.get("x-untyped") == Some(&Value::Bool(true)) || admits_non_objects(self.doc.value, schema, 0);
+        object && plain && both_ways && untyped
     }
 
     /// An inline object or enumeration the same as one met before (fields, their types and
@@ -1353,4 +1370,21 @@ fn item_constraints(inner: &Typed, list: bool) -> Option<Value> {
     (list && scalar && held).then(|| {
         Value::Object(inner.constraints.iter().map(|(key, value)| ((*key).to_owned(), value.clone())).collect())
     })
+}
+
+/// Whether an object's schema (its reference followed) says nothing of values that are not
+/// objects: properties (or `required`, `additionalProperties`) without `type`, `enum`,
+/// `const` or a choice (`oneOf`, `anyOf`, `not`), and every part it is composed of (`allOf`)
+/// alike. By JSON Schema `null`, `3` or `[]` then fits it.
+pub(super) fn admits_non_objects(doc: &Value, schema: &Value, depth: usize) -> bool {
+    const MAX_DEPTH: usize = 8;
+    let Some(schema) = refs::lookup_value(doc, schema).and_then(Value::as_object) else {
+        return false;
+    };
+    let says_type = ["type", "enum", "const", "oneOf", "anyOf", "not"].iter().any(|k| schema.contains_key(*k));
+    let says_object = ["properties", "required", "additionalProperties"].iter().any(|k| schema.contains_key(*k));
+    let parts = schema.get("allOf").and_then(Value::as_array);
+    let parts_admit = parts
+        .is_none_or(|parts| depth < MAX_DEPTH && parts.iter().all(|part| admits_non_objects(doc, part, depth + 1)));
+    !says_type && (says_object || parts.is_some()) && parts_admit
 }

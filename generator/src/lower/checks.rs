@@ -410,6 +410,20 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `untyped: true` on a field says how a value that is not an object reads, so it needs a
+    /// field of an object type.
+    pub(super) fn check_untyped_fields(&mut self) {
+        for (ty, at) in std::mem::take(&mut self.untyped_fields) {
+            let object = matches!(&ty, TypeRef::Named(name)
+                if matches!(self.types.get(name).map(|t| &t.kind), Some(TypeKind::Object(_))));
+            if !object {
+                self.diags
+                    .error(at, format!("`untyped` on a field of type `{ty}`, which is not an object"))
+                    .hint("only a field of an object type reads a value that is not an object as left out");
+            }
+        }
+    }
+
     /// The parameters of a list convention are shared optional query parameters; `at`
     /// locates the convention.
     /// Bodies that are not JSON: each media type suits the body's type (a form's object, a

@@ -104,6 +104,9 @@ struct Lowerer<'a> {
     /// Text constraints (`max_length`...) on a named type not lowered yet when met (an inline
     /// enumeration of an operation in a later file): checked once every type is lowered.
     text_checks: Vec<(String, &'static str, Location)>,
+    /// The type of each field marked `untyped`, and where: checked to be an object once every
+    /// type is lowered.
+    untyped_fields: Vec<(TypeRef, Location)>,
 }
 
 /// What a [`RawField`] is being read as.
@@ -134,6 +137,7 @@ impl<'a> Lowerer<'a> {
             ignore_unknown: false,
             includes: Vec::new(),
             text_checks: Vec::new(),
+            untyped_fields: Vec::new(),
         }
     }
 
@@ -173,6 +177,7 @@ impl<'a> Lowerer<'a> {
         self.check_header_types(&operations);
         self.check_media(&operations);
         self.check_untyped_bodies(&operations);
+        self.check_untyped_fields();
         let convention_at = match self.spec.pagination.first() {
             Some(first) => self.at(&first.origin.key("params")),
             None => Location::file(String::new()),

@@ -298,6 +298,9 @@ impl Lowerer<'_> {
             Some(_) => self.lower_media_types(raw.media_type.as_ref(), Some(&ty), false, origin),
             None => Vec::new(),
         };
+        if raw.untyped {
+            self.lower_untyped_field(raw, &ty, &element, origin);
+        }
         let access = match (raw.read_only, raw.write_only) {
             (false, false) => Access::ReadWrite,
             (true, false) => Access::ReadOnly,
@@ -316,6 +319,7 @@ impl Lowerer<'_> {
             ty,
             optional: raw.optional,
             nullable: raw.nullable,
+            untyped: raw.untyped && !raw.nullable && raw.default.is_none(),
             default: raw.default.clone(),
             sample: raw.sample.clone(),
             constant: None,
@@ -327,6 +331,20 @@ impl Lowerer<'_> {
             access,
             media_types,
         })
+    }
+
+    /// `untyped: true` on a field: its type is checked to be an object once every type is
+    /// lowered; `nullable` and `default` say otherwise what `null` and absence read as.
+    fn lower_untyped_field(&mut self, raw: &RawField, ty: &TypeRef, element: &str, origin: &Origin) {
+        let at = self.at(&origin.key("untyped"));
+        for (key, present) in [("nullable", raw.nullable), ("default", raw.default.is_some())] {
+            if present {
+                self.diags
+                    .error(at.clone(), format!("{element} is `untyped` and has `{key}`"))
+                    .hint("an untyped field reads `null` (any value that is not an object) as left out: drop one");
+            }
+        }
+        self.untyped_fields.push((ty.clone(), at));
     }
 
     pub(super) fn lower_const_field(
@@ -342,6 +360,7 @@ impl Lowerer<'_> {
             ("type", raw.ty.as_deref().is_some_and(|t| t != "string")),
             ("optional", raw.optional),
             ("nullable", raw.nullable),
+            ("untyped", raw.untyped),
             ("default", raw.default.is_some()),
             ("fields", raw.fields.is_some()),
             ("enum", raw.enum_values.is_some()),
@@ -364,6 +383,7 @@ impl Lowerer<'_> {
             ty: TypeRef::String,
             optional: false,
             nullable: false,
+            untyped: false,
             default: None,
             sample: Some(Value::String(constant.to_owned())),
             constant: Some(constant.to_owned()),
@@ -400,8 +420,8 @@ impl Lowerer<'_> {
             ("nullable", raw.nullable && role != Role::Field, "only object fields may be null"),
             (
                 "untyped",
-                raw.untyped && role != Role::Body,
-                "`untyped` says a JSON request body reads a value that is not an object as left out",
+                raw.untyped && role == Role::Param,
+                "`untyped` says a JSON body or an object's field reads a value that is not an object as left out",
             ),
             ("const", raw.constant.is_some() && role != Role::Field, "only object fields hold constants"),
             ("sensitive", raw.sensitive && role == Role::Body, "mark the sensitive field of the body type instead"),

@@ -382,6 +382,10 @@ pub struct Field {
     pub optional: bool,
     /// May be null.
     pub nullable: bool,
+    /// The document's schema gives an object's properties without `type` (spec key
+    /// `untyped`): a JSON value that is not an object fits it and reads as the field left
+    /// out, so the field is an `Option` even when required (the key must still be given).
+    pub untyped: bool,
     /// Value when absent.
     pub default: Option<Value>,
     /// Sample value.
@@ -444,7 +448,10 @@ impl Field {
             (true, true, _) if usage.input => Presence::TriState,
             (true, _, true) if !self.nullable => Presence::Defaulted,
             (true, _, _) => Presence::Optional,
+            // A required untyped field reads a value that is not an object as `None`, and
+            // writes `None` as `null`, which the document's schema admits.
             (false, true, _) => Presence::Nullable,
+            (false, false, _) if self.untyped => Presence::Nullable,
             (false, false, _) => Presence::Required,
         }
     }

@@ -84,6 +84,14 @@ impl<'j> Source<'j> {
         }
     }
 
+    /// True for an object (`{...}`).
+    pub fn is_object(&self) -> bool {
+        match self {
+            Source::Tree(value) => value.is_object(),
+            Source::Text(text) => text.first() == b'{',
+        }
+    }
+
     /// True for `null`.
     pub fn is_null(&self) -> bool {
         match self {
