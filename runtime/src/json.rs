@@ -1436,6 +1436,43 @@ mod tests {
         }
     }
 
+    /// Fields whose document schemas give an object's properties without `type` (spec key
+    /// `untyped`): `profile` optional, `owner` required.
+    #[derive(Debug, PartialEq)]
+    struct Untyped {
+        profile: Option<Open>,
+        owner: Option<Open>,
+    }
+
+    impl FromJson for Untyped {
+        fn from_json(value: Source<'_>, d: &mut Decoder) -> Option<Self> {
+            let mut o = d.object(value)?;
+            let untyped = Untyped { profile: o.untyped_optional("profile"), owner: o.untyped_required("owner") };
+            o.finish()?;
+            Some(untyped)
+        }
+    }
+
+    #[test]
+    fn an_untyped_field_reads_a_value_that_is_not_an_object_as_left_out() {
+        let none = Untyped { profile: None, owner: None };
+        for value in ["null", "3", "[]", "true", "\"x\"", "[{\"id\": 1}]"] {
+            let body = format!(r#"{{"profile": {value}, "owner": {value}}}"#);
+            assert_eq!(from_both::<Untyped>(&body).unwrap(), none, "{body}");
+            let lenient: Untyped = from_slice(body.as_bytes()).unwrap();
+            assert_eq!(lenient, none, "{body}");
+        }
+        let read = from_both::<Untyped>(r#"{"owner": {"id": "o"}}"#).unwrap();
+        assert_eq!(read, Untyped { profile: None, owner: Some(Open { id: "o".into() }) });
+        // The required key must be given (strict), and an object is read whole.
+        assert_eq!(from_both::<Untyped>(r#"{"profile": null}"#).unwrap_err(), ["/owner: is required"]);
+        assert_eq!(from_slice::<Untyped>(b"{}").unwrap(), none);
+        assert_eq!(
+            from_both::<Untyped>(r#"{"profile": {"id": 1}, "owner": {}}"#).unwrap_err(),
+            ["/profile/id: expected a string, found the number 1", "/owner/id: is required"]
+        );
+    }
+
     #[test]
     fn a_field_that_fails_fails_its_object_with_every_problem_and_no_placeholder_is_seen() {
         let result = decode::<Outer>(json!({"inner": {"id": 5, "tags": [1]}, "count": "x"}), Mode::Strict);
