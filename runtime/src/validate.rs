@@ -219,6 +219,13 @@ impl Validator {
         items.iter().enumerate().for_each(|(index, item)| check(&mut self.at(&index.to_string()), item));
     }
 
+    /// Checks each value of the current map with `check`, each reported at its key
+    /// (`/tags/team`): a map's `item:` constraints (OpenAPI's `additionalProperties` holding
+    /// a constrained scalar, AWS's tag maps).
+    pub fn each_value<T>(&mut self, entries: &BTreeMap<String, T>, mut check: impl FnMut(&mut Validator, &T)) {
+        entries.iter().for_each(|(key, value)| check(&mut self.at(key), value));
+    }
+
     /// The current value is an absolute URL ([`is_absolute_url`]).
     pub fn url(&mut self, value: &str) {
         if !is_absolute_url(value) {

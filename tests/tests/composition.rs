@@ -155,6 +155,31 @@ async fn read_only_fields_are_refused_in_requests_and_write_only_ones_required()
 }
 
 #[tokio::test]
+async fn each_value_of_a_map_is_checked_against_its_constraints_and_named_by_its_key() {
+    // `labels: map<string>` with `item: { max_length: 20, pattern }`: OpenAPI's
+    // `additionalProperties` holding a constrained string, as AWS's tag maps are.
+    let (base, _) = start().await;
+    let labels = json!({"team": "billing", "Cost Centre": "Finance", "owner": "a".repeat(21), "a/b~c": "ok"});
+    let given = json!({"email": "ada@example.com", "password": "correct-horse", "labels": labels});
+    let (status, body) = raw(&base, "POST", "/users", Some(given)).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        json!({"error": {"code": 400, "message": "the request is invalid", "violations": [
+            {"path": "/labels/Cost Centre", "message": "must match the pattern ^[a-z0-9-]+$"},
+            {"path": "/labels/owner", "message": "must be at most 20 characters long (found 21)"}
+        ]}})
+    );
+    let fine =
+        json!({"email": "ada@example.com", "password": "correct-horse", "labels": {"a/b~c": "ok", "team": "billing"}});
+    assert_eq!(raw(&base, "POST", "/users", Some(fine)).await.0, 201);
+    let openapi: Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/generated/composition/openapi.json").unwrap()).unwrap();
+    let labels = &openapi["components"]["schemas"]["User"]["properties"]["labels"]["additionalProperties"];
+    assert_eq!(labels, &json!({"type": "string", "maxLength": 20, "pattern": "^[a-z0-9-]+$"}));
+}
+
+#[tokio::test]
 async fn a_string_format_is_checked_and_the_samples_have_it() {
     let (base, _) = start().await;
     let given = json!({"email": "ada at example.com", "password": "correct-horse"});

@@ -696,12 +696,14 @@ fn constraints_on_list_items_are_kept_as_the_lists_item_constraints() {
         "info": {"title": "Topics", "version": "1"},
         "paths": {},
         "components": {"schemas": {
-            "Repo": {"type": "object", "required": ["topics", "scores", "labels"], "properties": {
+            "Repo": {"type": "object", "required": ["topics", "scores", "labels", "groups"], "properties": {
                 "topics": {"type": "array", "maxItems": 20,
                     "items": {"type": "string", "maxLength": 50, "pattern": "^[a-z0-9-]+$"}},
                 "scores": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 10}},
-                // The values of a map: the format holds no constraints for them.
-                "labels": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 5}}
+                // The values of a map (AWS's tag maps): their constraints are the map's `item:`.
+                "labels": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 5}},
+                // Values the format cannot constrain (a list's own count) keep the gap.
+                "groups": {"type": "object", "additionalProperties": {"type": "array", "maxItems": 2, "items": {"type": "string"}}}
             }}
         }}
     });
@@ -714,12 +716,15 @@ fn constraints_on_list_items_are_kept_as_the_lists_item_constraints() {
         "{schemas}"
     );
     assert!(schemas.contains("        type: list<integer>\n        item: { minimum: 0, maximum: 10 }\n"), "{schemas}");
-    assert!(schemas.contains("gaps: [item-constraints]"), "a map's values keep their gap: {schemas}");
+    assert!(schemas.contains("        type: map<string>\n        item: { max_length: 5 }\n"), "{schemas}");
+    assert_eq!(schemas.matches("gaps: [item-constraints]").count(), 1, "only the map of lists keeps it: {schemas}");
     let api = lint_imported(&imported, "the item constraints do not lint");
     let TypeKind::Object(repo) = &api.ty("Repo").kind else { panic!("Repo is an object") };
     let topics = repo.fields.iter().find(|f| f.wire == "topics").unwrap();
     let item = topics.constraints.item.as_deref().expect("the items' constraints");
     assert_eq!((item.max_length, item.pattern.as_deref()), (Some(50), Some("^[a-z0-9-]+$")));
+    let labels = repo.fields.iter().find(|f| f.wire == "labels").unwrap();
+    assert_eq!(labels.constraints.item.as_deref().and_then(|c| c.max_length), Some(5), "the map's values");
 }
 
 #[test]

@@ -929,8 +929,9 @@ fn add_constraints(schema: &mut Value, c: &Constraints) {
     put("maximum", c.maximum.clone().map(Value::Number));
     put("minItems", c.exact_items.or(c.min_items).map(Value::from));
     put("maxItems", c.exact_items.or(c.max_items).map(Value::from));
+    // A list's item constraints go on its `items`, a map's on its `additionalProperties`.
     if let Some(item) = &c.item
-        && let Some(items) = map.get_mut("items")
+        && let Some(items) = map.get_mut(if map.contains_key("items") { "items" } else { "additionalProperties" })
     {
         add_constraints(items, item);
     }

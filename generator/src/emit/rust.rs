@@ -307,10 +307,12 @@ pub fn constraint_checks(
         let (min, max, exact) = (option_u64(c.min_items), option_u64(c.max_items), option_u64(c.exact_items));
         checks.push(quote! { __v.item_count(__value.len(), #min, #max, #exact); });
     }
-    if let (Some(item), TypeRef::List(inner)) = (&c.item, ty) {
+    if let (Some(item), TypeRef::List(inner) | TypeRef::Map(inner)) = (&c.item, ty) {
         let item_checks = constraint_checks(inner, item, false, patterns);
+        // A list's items are named by their index, a map's values by their key.
+        let each = if matches!(ty, TypeRef::Map(_)) { quote!(each_value) } else { quote!(each) };
         if !item_checks.is_empty() {
-            checks.push(quote! { __v.each(__value, |__v, __value| { #(#item_checks)* }); });
+            checks.push(quote! { __v.#each(__value, |__v, __value| { #(#item_checks)* }); });
         }
     }
     if nested {

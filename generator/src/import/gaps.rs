@@ -128,7 +128,7 @@ kinds! {
         "Typed as the scalar; the listed values are not enforced.";
     CONTRADICTING_TYPE = "contradicting-types", "A `type` beside an `allOf` of one schema of another type (Lyft's `type: object` beside a string enumeration): no value is both, so no sample, mock answer or real one can satisfy the document.",
         "Typed as the `allOf`'s schema, as the document's examples show its values; the `type` beside it is ignored.";
-    ITEM_CONSTRAINTS = "item-constraints", "Constraints on the items of a list or the values of a map: the format constrains the list itself.",
+    ITEM_CONSTRAINTS = "item-constraints", "Constraints on the items of a list or the values of a map that `item:` cannot hold (an inner list's count, an object's constraints): the format constrains the list itself.",
         "Left out: items are not checked.";
     NULLABLE_ITEMS = "nullable-items", "Lists or maps whose items may be null.",
         "Items are not nullable: a null item fails to decode.";

@@ -667,7 +667,7 @@ impl Importer<'_> {
         // An item's constraints or its own sample (the document's example, or a `format: url`
         // string's URL) become the list's sample: the format keeps neither on items.
         let item = if inner.constraints.is_empty() && inner.sample.is_none() { None } else { self.item_sample(&inner) };
-        let held = if inner.constraints.is_empty() { None } else { Some(item_constraints(&inner, list)) };
+        let held = if inner.constraints.is_empty() { None } else { Some(item_constraints(&inner)) };
         let mut typed = Typed {
             expr: if list { Expr::List(Box::new(inner.expr)) } else { Expr::Map(Box::new(inner.expr)) },
             inline_name: inner.inline_name,
@@ -1360,14 +1360,15 @@ pub(super) fn list_or_map_sample(importer: &Importer<'_>, typed: &super::typed::
     matches!(typed.expr, Expr::List(_) | Expr::Map(_)) && importer.fits(sample, typed)
 }
 
-/// An item's constraints as its list's `item:`, where the format holds them: the items of a
-/// list (not the values of a map) that are texts or numbers, constrained as a text or a number
-/// is (lengths, pattern, format, bounds). `None` otherwise (gap `item-constraints`).
-fn item_constraints(inner: &Typed, list: bool) -> Option<Value> {
+/// An item's constraints as its list's or map's `item:`, where the format holds them: the items
+/// of a list or the values of a map (`additionalProperties`: AWS's tag maps) that are texts or
+/// numbers, constrained as a text or a number is (lengths, pattern, format, bounds). `None`
+/// otherwise (gap `item-constraints`).
+fn item_constraints(inner: &Typed) -> Option<Value> {
     const ITEM_KEYS: [&str; 6] = ["min_length", "max_length", "pattern", "format", "minimum", "maximum"];
     let scalar = matches!(inner.expr, Expr::Scalar("string" | "url" | "integer" | "number"));
     let held = inner.constraints.iter().all(|(key, _)| ITEM_KEYS.contains(key));
-    (list && scalar && held).then(|| {
+    (scalar && held).then(|| {
         Value::Object(inner.constraints.iter().map(|(key, value)| ((*key).to_owned(), value.clone())).collect())
     })
 }

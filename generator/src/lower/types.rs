@@ -803,8 +803,9 @@ impl Lowerer<'_> {
         c
     }
 
-    /// The constraints on each item of a list (`item:`), checked as a field's against the item
-    /// type; `None` (with an error) on anything but a list of texts or numbers.
+    /// The constraints on each item of a list or each value of a map (`item:`), checked as a
+    /// field's against the item type; `None` (with an error) on anything but a list or map of
+    /// texts or numbers.
     fn lower_item_constraints(
         &mut self,
         item: &crate::load::raw::RawItemConstraints,
@@ -812,9 +813,9 @@ impl Lowerer<'_> {
         origin: &Origin,
     ) -> Option<Box<Constraints>> {
         let origin = origin.key("item");
-        let TypeRef::List(inner) = ty else {
+        let (TypeRef::List(inner) | TypeRef::Map(inner)) = ty else {
             let at = self.at(&origin);
-            self.misplaced_constraint(at, "item", "lists", ty);
+            self.misplaced_constraint(at, "item", "lists and maps", ty);
             return None;
         };
         // Read as a field of the item's type would be, so every check of a field applies.

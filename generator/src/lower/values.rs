@@ -37,8 +37,9 @@ impl ValueChecker<'_> {
                 Ok(())
             }
             (TypeRef::Map(inner), Value::Object(map)) => {
+                let value_constraints = c.item.as_deref().cloned().unwrap_or_default();
                 for (key, item) in map {
-                    self.check(item, inner, &Constraints::default(), &format!("{at}/{key}"))?;
+                    self.check(item, inner, &value_constraints, &format!("{at}/{key}"))?;
                 }
                 Ok(())
             }

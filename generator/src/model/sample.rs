@@ -295,7 +295,9 @@ impl Sampler<'_> {
                 // Values of any JSON: none, as for a list of them; past the depth limit, a
                 // scalar value still (it cannot recurse, and `minProperties` may need one).
                 if (depth < MAX_DEPTH || self.is_scalar(inner)) && **inner != TypeRef::Json {
-                    map.insert("key".into(), self.value(inner, &Constraints::default(), hint, depth + 1));
+                    let value =
+                        self.value(inner, c.item.as_deref().unwrap_or(&Constraints::default()), hint, depth + 1);
+                    map.insert("key".into(), value);
                 }
                 Value::Object(map)
             }
