@@ -305,8 +305,10 @@ async fn the_device_grant_stops_on_expired_token_and_when_its_code_expires() {
     let error = grant.poll(started).await.unwrap_err();
     let TokenError::Refused { error, .. } = error else { panic!("{error:?}") };
     assert_eq!(error, "expired_token");
+    // At most one poll a second (a busy loop would poll thousands of times); no lower bound,
+    // which a starved runner could miss.
     let polls = world.token_forms().len();
-    assert!((2..=4).contains(&polls), "{polls} polls in 2 s at 1 s intervals");
+    assert!(polls <= 4, "{polls} polls in 2 s at 1 s intervals");
 }
 
 #[tokio::test]
