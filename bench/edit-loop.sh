@@ -49,20 +49,9 @@ edit_summary() {
 }
 
 # add_operation FILE N: the first operation of FILE copied as `<name>EditLoop<N>`, its path
-# under /edit-loop-<N>.
+# under /edit-loop-<N> (bench/add_operation.py).
 add_operation() {
-  python3 - "$1" "$2" <<'PY'
-import re, sys
-path, n = sys.argv[1], sys.argv[2]
-lines = open(path).read().split("\n")
-start = lines.index("operations:") + 1
-end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("   "))
-block = lines[start:end]
-block[0] = re.sub(r"^  (\w+):", rf"  \1EditLoop{n}:", block[0])
-block = [re.sub(r"^(    path: )/(\S*)", lambda m: f"{m.group(1)}/edit-loop-{n}" + ("/" + m.group(2) if m.group(2) else ""), line) for line in block]
-lines[start:start] = block
-open(path, "w").write("\n".join(lines))
-PY
+  python3 "$repo/bench/add_operation.py" "$1" "EditLoop$2" "/edit-loop-$2"
 }
 
 # measure LABEL SPEC_SOURCE EDITED_FILE: the four situations for one API.

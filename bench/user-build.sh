@@ -72,23 +72,9 @@ edit_summary() {
 }
 
 # add_operation FILE: the first operation of FILE copied as `<name>UserBuild`, its path under
-# /user-build.
+# /user-build (bench/add_operation.py).
 add_operation() {
-  python3 - "$1" <<'PY'
-import re, sys
-path = sys.argv[1]
-lines = open(path).read().split("\n")
-start = lines.index("operations:") + 1
-# The operation's block: its lines indented under it (a blank line inside a text block too).
-end = next(i for i in range(start + 1, len(lines)) if lines[i].strip() and not lines[i].startswith("   "))
-block = lines[start:end]
-block[0] = re.sub(r"^  (\w+):", r"  \1UserBuild:", block[0])
-# The path, quoted (`"/orgs/{org}/repos"`) or not, under /user-build.
-block = [re.sub(r'^(    path: "?)/(?=[^\s"])', r"\1/user-build/", line) for line in block]
-block = [re.sub(r'^(    path: "?)/(?=["\s]|$)', r"\1/user-build", line) for line in block]
-lines[start:start] = block
-open(path, "w").write("\n".join(lines))
-PY
+  python3 "$repo/bench/add_operation.py" "$1" UserBuild /user-build
 }
 
 "$apigen" import "$directory/github.com/api.github.com.json" --out "$spec" >/dev/null 2>&1
