@@ -16,6 +16,18 @@
 #   JUDGES=prism (or schemathesis)              one judge only (default: both)
 #   MAX_EXAMPLES=5 TIME_LIMIT=240               schemathesis's examples per operation and
 #                                               seconds per document
+#   TIME_PER_OP=10                              schemathesis's seconds per operation it judges,
+#                                               when that is more than TIME_LIMIT (a document of
+#                                               845 operations gets 8,450 s, not 240)
+#   OPS=100 SEED=1                              a seeded sample of 100 operations of each
+#                                               document that has more (the largest APIs;
+#                                               bench/conformance/op_sample.py): apigen imports
+#                                               a copy holding only them and the components they
+#                                               reach, Prism mocks the ORIGINAL document and
+#                                               schemathesis judges the sampled operations of
+#                                               the ORIGINAL document (`--include-name`); every
+#                                               report labels the figures "SAMPLE: DOC: 100 of
+#                                               845 operations (seed 1)"; $OUT/samples.tsv
 #   PRISM_WAIT=30                               seconds Prism may take to start on a document
 #   MIN_CLIENT=94 MIN_SERVER=50                 fail (exit 1) below these headlines (the
 #                                               client's calls accepted and decoded; the
@@ -118,12 +130,25 @@ fi
 members=()
 ids=()
 n=0
+: >"$out/samples.tsv"
 for doc in "${docs[@]}"; do
   n=$((n + 1))
   id="d$n"
   # What the reports call the document: its list name, else its file name.
   name="${names[$((n - 1))]:-$(basename "$doc")}"
-  if ! "$apigen" import "$doc" --out "$work/specs/$id" >"$work/$id.import.log" 2>&1; then
+  # OPS=N: a seeded sample of N operations of a larger document (bench/conformance/op_sample.py):
+  # apigen imports a copy holding only them; the judges read the original. TIME_PER_OP needs
+  # the operation count too.
+  import_doc="$doc"
+  if [ -n "${OPS:-}${TIME_PER_OP:-}" ]; then
+    if ! sampled="$(python3 "$repo/bench/conformance/op_sample.py" "$doc" "${OPS:-1000000000}" "${SEED:-1}" "$work/sample/$id")"; then
+      printf '%s\tsample-failed\t%s\n' "$doc" "$name" >>"$out/documents.tsv"
+      continue
+    fi
+    printf '%s\t%s\n' "$name" "$sampled" >>"$out/samples.tsv"
+    [ "${sampled%%$'\t'*}" != sampled ] || import_doc="$work/sample/$id/sampled.json"
+  fi
+  if ! "$apigen" import "$import_doc" --out "$work/specs/$id" >"$work/$id.import.log" 2>&1; then
     printf '%s\timport-failed\t%s\n' "$doc" "$name" >>"$out/documents.tsv"
     continue
   fi
@@ -191,7 +216,7 @@ for id in "${ids[@]}"; do
   printf '%s\tjudged\t%s\n' "$doc" "$name" >>"$out/documents.tsv"
 done
 if [[ "$judges" == *prism* ]]; then
-  python3 "$repo/bench/conformance/report.py" "$out/calls.tsv" "$out/documents.tsv" "${MIN_CLIENT:-0}" || failed=1
+  python3 "$repo/bench/conformance/report.py" "$out/calls.tsv" "$out/documents.tsv" "${MIN_CLIENT:-0}" "$out/samples.tsv" || failed=1
   echo "calls: $out/calls.tsv" >&2
 fi
 
@@ -207,6 +232,15 @@ checks="$checks,response_schema_conformance,positive_data_acceptance,negative_da
 # working directory) replays the failing examples of earlier runs, so a second run on the same
 # checkout sent other requests than the first and judged other operations failing.
 known="${KNOWN-$repo/bench/conformance/known_failures.tsv}"
+# schemathesis's seconds for one document: TIME_LIMIT, or TIME_PER_OP seconds for each
+# operation it judges (the sample's, else the document's) when that is more.
+time_limit() {
+  local name count
+  name="$(awk -F'\t' -v id="$1" '$1 == id { print $3 }' "$work/ids.tsv")"
+  count="$(awk -F'\t' -v name="$name" '$1 == name { print $3; exit }' "$out/samples.tsv")"
+  python3 -c 'import sys; print(max(int(sys.argv[1]), int(float(sys.argv[2]) * int(sys.argv[3] or 0))))' \
+    "${TIME_LIMIT:-240}" "${TIME_PER_OP:-0}" "${count:-0}"
+}
 : >"$out/server.tsv"
 : >"$out/known-problems.tsv"
 : >"$out/excuses.tsv"
@@ -221,7 +255,13 @@ for id in "${ids[@]}"; do
     sleep 0.1
   done
   "$venv/bin/python" "$repo/bench/conformance/schemathesis_auth.py" "$doc" >"$work/$id.schemathesis.toml"
-  timeout "${TIME_LIMIT:-240}" "$venv/bin/schemathesis" --config-file "$work/$id.schemathesis.toml" run "$doc" \
+  # A sample: schemathesis runs on the original document, on the sampled operations only.
+  include=()
+  if [ -f "$work/sample/$id/operations.txt" ]; then
+    while IFS= read -r operation; do include+=(--include-name "$operation"); done <"$work/sample/$id/operations.txt"
+  fi
+  limit="$(time_limit "$id")"
+  timeout "$limit" "$venv/bin/schemathesis" --config-file "$work/$id.schemathesis.toml" run "$doc" "${include[@]}" \
     --url "http://127.0.0.1:$port" --checks "$checks" --phases examples,coverage,fuzzing \
     --max-examples "${MAX_EXAMPLES:-5}" --seed 1 --generation-database none --workers 1 --no-color \
     --request-timeout 10 --continue-on-failure \
@@ -236,6 +276,6 @@ for id in "${ids[@]}"; do
   "$venv/bin/python" "$repo/bench/conformance/strict_reading.py" "$name" "$work/$id.junit.xml" "$doc" >>"$out/strict.tsv"
 done
 python3 "$repo/bench/conformance/server_report.py" "$out/server.tsv" "${MIN_SERVER:-0}" "$out/known-problems.tsv" \
-  "$out/excuses.tsv" "$out/strict.tsv" || failed=1
+  "$out/excuses.tsv" "$out/strict.tsv" "$out/samples.tsv" || failed=1
 echo "server verdicts: $out/server.tsv; excuses: $out/excuses.tsv; independent reading: $out/strict.tsv" >&2
 exit "${failed:-0}"

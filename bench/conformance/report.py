@@ -1,13 +1,16 @@
 """Classifies the calls bench/conformance.sh made: rates per outcome, failure classes with an
-example each, one line per document. Usage: report.py calls.tsv documents.tsv [MIN_RATE]: exits 1
+example each, one line per document. Usage: report.py calls.tsv documents.tsv [MIN_RATE] [samples.tsv]: exits 1
 when the pass rate is below MIN_RATE percent or a call hung."""
 import collections
 import json
 import re
 import sys
 
+import op_sample
+
 calls_path, docs_path = sys.argv[1], sys.argv[2]
 min_rate = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
+samples_path = sys.argv[4] if len(sys.argv) > 4 else None
 PRISM = "stoplight.io/prism/errors#"
 
 
@@ -291,6 +294,8 @@ documents = collections.Counter(status for _, status, _ in document_lines(docs_p
 total = sum(counts.values())
 judged = total - sum(counts[k] for k in SET_ASIDE)
 print(f"documents: {dict(documents)}")
+for label in op_sample.sample_labels(samples_path):
+    print(label)
 for doc, c in sorted(per_doc.items()):
     n = sum(c.values())
     print(f"  {doc}: {c['ok']}/{n} ok" + "".join(f", {k} {v}" for k, v in sorted(c.items()) if k != "ok"))

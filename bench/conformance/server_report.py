@@ -6,12 +6,15 @@ its evidence (excuses.tsv), and a rate counting them is printed, labelled as suc
 failure classes with an example each, and the independent reading (strict_reading.py) beside
 the judge's, with the operations where they disagree.
 
-Usage: server_report.py server.tsv [MIN_RATE [PROBLEMS [EXCUSES [STRICT]]]] (an empty argument
+Usage: server_report.py server.tsv [MIN_RATE [PROBLEMS [EXCUSES [STRICT [SAMPLES]]]]] (an empty argument
 skips one): exits 1 when the headline is below MIN_RATE percent, the server answered a 5xx
 (`not_a_server_error`), or PROBLEMS (written by server_verdicts.py) names a failure neither a
-rule nor the known list passes, or a listed failure that no longer happens."""
+rule nor the known list passes, or a listed failure that no longer happens. SAMPLES (samples.tsv,
+op_sample.py) labels the figures of each sampled document as a sample."""
 import collections
 import sys
+
+import op_sample
 
 # The verdicts the headline counts, and the excuses printed apart (server_verdicts.py).
 HEADLINE = ("pass", "fair-refusal")
@@ -176,6 +179,8 @@ def argument(argv, index):
 def main(argv):
     min_rate = float(argument(argv, 2) or 0.0)
     verdicts, per_doc, classes, per_op = read_verdicts(argv[1])
+    for label in op_sample.sample_labels(argument(argv, 6)):
+        print(label)
     rate_found = print_rates(verdicts, per_doc)
     print_classes(classes)
     if argument(argv, 4):
