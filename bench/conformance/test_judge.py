@@ -157,6 +157,20 @@ class NearMisses(unittest.TestCase):
         evidence = judge.Evidence(imported.Imported(), document, {})
         self.assertEqual([judge.classify(c, RULES, evidence, judge.TESTS) for c in checks], [None])
 
+    def test_a_null_body_refused_is_no_null_item(self):
+        # The gap is recorded for the document, not the operation: a `null` refused for the
+        # body itself (GitHub's nullable body, 2026-11-29) is not an item of a list or map.
+        rule = next(r for r in RULES if r.name == "nullable-items")
+        facts = imported.Imported(recorded={"nullable-items"})
+        self.assertEqual(near(rule.name, rule.example, facts=facts), [rule.name])
+        at_the_root = rule.example.replace('"path":"/tags/0"', '"path":""')
+        self.assertEqual(near(rule.name, at_the_root, facts=facts), [])
+        folded = rule.example.replace(
+            '{"violations":[{"path":"/tags/0","message":"expected a string, found null"}]}',
+            '{"message":"the request is invalid: the body: expected an object, found null"}',
+        )
+        self.assertEqual(near(rule.name, folded, facts=facts), [])
+
     def test_an_integer_of_18_digits_fits_64_bits(self):
         text = (
             "1. Test Case ID: a\n\n- ST202 API accepted schema-violating request\n\n[400] Bad Request:\n\n"
