@@ -19,6 +19,7 @@ pub mod output;
 pub mod reference;
 pub mod rust;
 pub mod server;
+pub mod short_paths;
 pub mod templates;
 pub mod text;
 pub mod types;

@@ -44,9 +44,10 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
         // A group's files read the group's operations only (see `emit::inputs`).
         let mut push = |job: jobs::Job<'a>| jobs.push(job.reading(jobs::Reads::Group(tag.name.clone())));
         let count = api.operations_of(&tag.name).count();
-        push(jobs::rust(format!("client/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag, 0)));
+        let short = move |tokens| super::short_paths::shorten(tokens, &api.crates.types.rust);
+        push(jobs::rust(format!("client/src/{}.rs", tag.rust), header, move || short(emitter().tag_module(tag, 0))));
         for (part, path) in super::rust::part_files("client/src", &tag.rust, count) {
-            push(jobs::rust(path, header, move || emitter().tag_module(tag, part)));
+            push(jobs::rust(path, header, move || short(emitter().tag_module(tag, part))));
         }
         let files = samples::part_files(tag, count);
         for (part, path) in files.into_iter().enumerate() {

@@ -37,12 +37,13 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
         // A group's files read the group's operations only (see `emit::inputs`).
         let mut push = |job: jobs::Job<'a>| jobs.push(job.reading(jobs::Reads::Group(tag.name.clone())));
         let count = api.operations_of(&tag.name).count();
-        push(jobs::rust(format!("server/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag, 0)));
+        let short = move |tokens| super::short_paths::shorten(tokens, &api.crates.types.rust);
+        push(jobs::rust(format!("server/src/{}.rs", tag.rust), header, move || short(emitter().tag_module(tag, 0))));
         for (part, path) in super::rust::part_files("server/src", &tag.rust, count) {
-            push(jobs::rust(path, header, move || emitter().tag_module(tag, part)));
+            push(jobs::rust(path, header, move || short(emitter().tag_module(tag, part))));
         }
         push(jobs::rust(format!("server/src/{root}/group_tables/{}.rs", tag.rust), header, move || {
-            routes::group_routes(api, tag)
+            short(routes::group_routes(api, tag))
         }));
         push(jobs::rust(format!("server/src/mock/{}.rs", tag.rust), header, move || emitter().mock_part(tag, 0)));
         for (part, path) in super::rust::part_files("server/src/mock", &tag.rust, count) {
