@@ -1,6 +1,6 @@
 //! No giant generated items (issue 52): an API of 1,500 operations in one group is printed
 //! with no function over 2,000 lines and no Rust file over 2 MB (nor over 1 MB: the group is
-//! cut in parts of 128 operations).
+//! cut in a part per 128 operations, each operation in the part its name hashes to).
 //! The client's sample calls were one function of every operation (Microsoft Graph's: 71,000
 //! lines, 10 MB); they are now a module per group, a function per 64 calls and a file per 512
 //! (`samples/<group>/part_<n>.rs`). The server's `router_with` set every handler in one
@@ -27,13 +27,19 @@ const MAX_SYNTHETIC_FILE_BYTES: usize = 1_000_000;
 /// One group of [`OPERATIONS`] operations, each with a path parameter, a query parameter and
 /// a typed answer, so every sample call has arguments and a body to turn into JSON.
 fn spec(dir: &std::path::Path) {
+    spec_of(dir, OPERATIONS, None);
+}
+
+/// One group of `count` operations (`getThing<i>`), after `first` (an operation added first,
+/// `getThing<first>`) when given.
+fn spec_of(dir: &std::path::Path, count: usize, first: Option<&str>) {
     let api = "api: { name: giant, title: Giant, version: \"1\" }\n\
                tags: { things: { title: Things, description: Things. } }\n";
     let mut things = String::from(
         "tag: things\ntypes:\n  Thing:\n    description: A thing.\n    fields:\n      \
          name: { type: string, description: Its name. }\noperations:\n",
     );
-    for i in 0..OPERATIONS {
+    for i in first.into_iter().map(str::to_owned).chain((0..count).map(|i| i.to_string())) {
         let _ = write!(
             things,
             "  getThing{i}:\n    method: GET\n    path: /things{i}/{{id}}\n    summary: Gets thing {i}.\n    \
@@ -71,8 +77,10 @@ fn fifteen_hundred_operations_in_one_group_make_no_giant_function_or_file() {
     assert_eq!(calls, OPERATIONS);
     let part = &files["client/src/samples/things/part_3.rs"];
     assert!(part.contains("//! The sample calls of the operations of Things, part 3 of 3.\n"), "{part}");
-    // 1,500 - 2 × 512 = 476 calls: seven functions of 64 and one of 28.
-    assert_eq!(part.matches("\nfn chunk_").count(), 8, "{part}");
+    // A part's calls (those whose operation's name hashes to it), a function per 64.
+    let part_calls = part.matches(".send()").count();
+    assert!((400..=600).contains(&part_calls), "{part_calls} calls in part 3");
+    assert_eq!(part.matches("\nfn chunk_").count(), part_calls.div_ceil(64), "{part}");
     // The group's routes are a file of their own: its 1,500 entries of `OPERATIONS`, and its
     // handlers set in 24 functions (23 of 64, one of 28).
     let routes = &files["server/src/root/group_tables/things.rs"];
@@ -83,8 +91,8 @@ fn fifteen_hundred_operations_in_one_group_make_no_giant_function_or_file() {
     let root = &files["server/src/root.rs"];
     assert!(!root.contains("OperationInfo {"), "{root}");
 
-    // The group's modules and its mock's samples are in 12 parts of 128 operations (the last
-    // of 92), each re-exported (the mock's are tables of its own).
+    // The group's modules and its mock's samples are in 12 parts of about 125 operations (by
+    // the hash of their names), each re-exported (the mock's are tables of its own).
     for dir in ["client/src", "server/src", "server/src/mock"] {
         let parts: Vec<&str> = files.keys().filter_map(|p| p.strip_prefix(&format!("{dir}/things/"))).collect();
         let expected: Vec<String> = (1..=12).map(|n| format!("part_{n}.rs")).collect();
@@ -94,9 +102,18 @@ fn fifteen_hundred_operations_in_one_group_make_no_giant_function_or_file() {
     }
     let client = &files["client/src/things.rs"];
     assert!(client.contains("mod part_12;\npub use part_12::*;"), "{client}");
-    assert_eq!(files["client/src/things/part_12.rs"].matches("\n    pub fn get_thing").count(), 92);
-    assert_eq!(files["server/src/things/part_1.rs"].matches("pub struct GetThing").count(), 128);
-    assert_eq!(files["server/src/mock/things/part_3.rs"].matches("MockAnswer {").count(), 128);
+    let count = |dir: &str, needle: &str| -> Vec<usize> {
+        (1..=12).map(|n| files[&format!("{dir}/things/part_{n}.rs")].matches(needle).count()).collect()
+    };
+    for (dir, needle) in [
+        ("client/src", "\n    pub fn get_thing"),
+        ("server/src", "pub struct GetThing"),
+        ("server/src/mock", "MockAnswer {"),
+    ] {
+        let counts = count(dir, needle);
+        assert_eq!(counts.iter().sum::<usize>(), OPERATIONS, "{dir}: {counts:?}");
+        assert!(counts.iter().all(|n| (90..=160).contains(n)), "{dir}: {counts:?}");
+    }
     assert!(files["server/src/mock.rs"].contains("things::part_12::SAMPLES"));
 }
 
@@ -151,4 +168,29 @@ fn github_and_microsoft_graph_make_no_giant_function_or_file() {
         );
         assert!(sizes.over.is_empty(), "{document}: {:#?}", sizes.over);
     }
+}
+
+/// An operation added to a big group changes the one part its name hashes to (issue 52, item
+/// 6): its client module, its server module and its mock's samples. Parts were runs of 128
+/// positions, so an operation added first moved one operation into every later part and the
+/// user's build recompiled them all.
+#[test]
+fn an_operation_added_to_a_big_group_changes_one_part_of_each_module() {
+    let emit = |first: Option<&str>| {
+        let dir = tempfile::tempdir().unwrap();
+        spec_of(dir.path(), 300, first);
+        let (api, _) = apigen::load(dir.path()).unwrap_or_else(|diags| panic!("{}", diags.render()));
+        let runtime = std::fs::canonicalize("../runtime").unwrap();
+        apigen::emit::emit(&api, &Options::new(&dir.path().join("generated"), &runtime)).files().clone()
+    };
+    let (before, after) = (emit(None), emit(Some("Added")));
+    for dir in ["client/src/things", "server/src/things", "server/src/mock/things"] {
+        let parts: Vec<&String> = before.keys().filter(|path| path.starts_with(&format!("{dir}/part_"))).collect();
+        assert_eq!(parts.len(), 3, "{dir}");
+        let changed: Vec<&&String> = parts.iter().filter(|path| before[**path] != after[**path]).collect();
+        assert_eq!(changed.len(), 1, "{dir}: {changed:?} changed");
+        assert!(after[*changed[0]].contains("thing_added") || after[*changed[0]].contains("getThingAdded"));
+    }
+    // The client's list of sample calls has no capacity counted from the operations.
+    assert_eq!(before["client/src/samples.rs"], after["client/src/samples.rs"]);
 }

@@ -44,7 +44,7 @@ pub fn client(base_url: &str) -> ::core::result::Result<Client, Error> {
 }
 /// Every operation of the spec, each called once with its samples, group by group.
 pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
-    let mut calls = ::std::vec::Vec::with_capacity(145usize);
+    let mut calls = ::std::vec::Vec::new();
     organizations::calls(client, &mut calls);
     members::calls(client, &mut calls);
     teams::calls(client, &mut calls);

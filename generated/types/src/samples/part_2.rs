@@ -9,25 +9,554 @@ pub(super) fn checks(failures: &mut ::std::vec::Vec<::std::string::String>) {
 /// Checks these types' samples.
 fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
     super::check::<
-        crate::RevisionUrls,
+        crate::BacklinkVersionContext,
     >(
-        "RevisionUrls",
-        "{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"}",
+        "BacklinkVersionContext",
+        "{\"type\":\"revision\",\"revision\":\"rev_1\"}",
         failures,
     );
+    super::check::<crate::BillingInterval>("BillingInterval", "\"monthly\"", failures);
+    super::check::<
+        crate::BillingPrice,
+    >("BillingPrice", "{\"monthly\":8,\"yearly\":80}", failures);
+    super::check::<
+        crate::BillingSitePricing,
+    >(
+        "BillingSitePricing",
+        "{\"premium\":{\"monthly\":8,\"yearly\":80},\"ultimate\":{\"monthly\":8,\"yearly\":80}}",
+        failures,
+    );
+    super::check::<
+        crate::BillingUsageAddon,
+    >("BillingUsageAddon", "{\"enabled\":true}", failures);
+    super::check::<
+        crate::ChangeRequestMergeResult,
+    >(
+        "ChangeRequestMergeResult",
+        "{\"revision\":\"rev_3\",\"result\":\"merge\"}",
+        failures,
+    );
+    super::check::<
+        crate::ChangeRequestResult,
+    >("ChangeRequestResult", "\"merge\"", failures);
+    super::check::<
+        crate::Collection,
+    >(
+        "Collection",
+        "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
+        failures,
+    );
+    super::check::<
+        crate::CollectionPermissions,
+    >(
+        "CollectionPermissions",
+        "{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}",
+        failures,
+    );
+    super::check::<
+        crate::CollectionUrls,
+    >(
+        "CollectionUrls",
+        "{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"}",
+        failures,
+    );
+    super::check::<crate::CommentBodyEmpty>("CommentBodyEmpty", "{}", failures);
+    super::check::<
+        crate::CommentBodyMarkdown,
+    >("CommentBodyMarkdown", "{\"markdown\":\"Should this say **v2**?\"}", failures);
+    super::check::<
+        crate::CommentContent,
+    >(
+        "CommentContent",
+        "{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}",
+        failures,
+    );
+    super::check::<
+        crate::CommentReaction,
+    >(
+        "CommentReaction",
+        "{\"emoji\":\"👍\",\"count\":2,\"users\":[{\"user\":{\"object\":\"user\",\"id\":\"user_1\"},\"reactedAt\":\"2024-01-15T09:30:00Z\"}]}",
+        failures,
+    );
+    super::check::<
+        crate::CommentReplier,
+    >(
+        "CommentReplier",
+        "{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
+        failures,
+    );
+    super::check::<
+        crate::CommentTarget,
+    >(
+        "CommentTarget",
+        "{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"}",
+        failures,
+    );
+    super::check::<
+        crate::CommentTargetNode,
+    >("CommentTargetNode", "{\"id\":\"node_1\"}", failures);
+    super::check::<
+        crate::ContentAppUrls,
+    >(
+        "ContentAppUrls",
+        "{\"app\":\"https://app.example.com/s/space_1/guides/start\"}",
+        failures,
+    );
+    super::check::<
+        crate::ContentGitLocation,
+    >(
+        "ContentGitLocation",
+        "{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}",
+        failures,
+    );
+    super::check::<
+        crate::ContentRef,
+    >("ContentRef", "{\"kind\":\"file\",\"file\":\"file_1\"}", failures);
+    super::check::<
+        crate::ContentRefFile,
+    >("ContentRefFile", "{\"kind\":\"file\",\"file\":\"file_1\"}", failures);
+    super::check::<
+        crate::ContentRefOpenapi,
+    >("ContentRefOpenapi", "{\"kind\":\"openapi\",\"spec\":\"spec_1\"}", failures);
+    super::check::<
+        crate::ConversationClusterOrderBy,
+    >("ConversationClusterOrderBy", "\"updatedAt\"", failures);
+    super::check::<
+        crate::ConversationDetail,
+    >(
+        "ConversationDetail",
+        "{\"conversation\":{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}},\"parts\":[{\"type\":\"message\",\"role\":\"user\",\"body\":\"How do I configure SAML single sign-on?\"}],\"metadata\":{\"url\":\"https://support.example.com/conversations/123\",\"attributes\":{\"plan\":\"business\"},\"createdAt\":\"2024-05-01T10:00:00Z\"}}",
+        failures,
+    );
+    super::check::<
+        crate::ConversationIssue,
+    >(
+        "ConversationIssue",
+        "{\"object\":\"conversation-issue\",\"id\":\"issue_1\",\"title\":\"SAML setup unclear\",\"summary\":\"The user could not find where to upload the certificate.\",\"createdAt\":\"2024-05-01T10:06:00Z\",\"ingestedAt\":\"2024-05-01T10:01:00Z\",\"conversation\":\"conv_1\",\"cluster\":\"cluster_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-issues/issue_1\"}}",
+        failures,
+    );
+    super::check::<
+        crate::ConversationIssueEntry,
+    >(
+        "ConversationIssueEntry",
+        "{\"issue\":{\"object\":\"conversation-issue\",\"id\":\"issue_1\",\"title\":\"SAML setup unclear\",\"summary\":\"The user could not find where to upload the certificate.\",\"createdAt\":\"2024-05-01T10:06:00Z\",\"ingestedAt\":\"2024-05-01T10:01:00Z\",\"conversation\":\"conv_1\",\"cluster\":\"cluster_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-issues/issue_1\"}},\"conversation\":{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}}}",
+        failures,
+    );
+    super::check::<
+        crate::ConversationIssueUrls,
+    >(
+        "ConversationIssueUrls",
+        "{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-issues/issue_1\"}",
+        failures,
+    );
+    super::check::<
+        crate::ConversationMetadata,
+    >(
+        "ConversationMetadata",
+        "{\"url\":\"https://support.example.com/conversations/123\",\"attributes\":{\"plan\":\"business\"},\"createdAt\":\"2024-05-01T10:00:00Z\"}",
+        failures,
+    );
+    super::check::<
+        crate::ConversationPart,
+    >(
+        "ConversationPart",
+        "{\"type\":\"message\",\"role\":\"user\",\"body\":\"How do I configure SAML single sign-on?\"}",
+        failures,
+    );
+    super::check::<
+        crate::ConversationPartRole,
+    >("ConversationPartRole", "\"user\"", failures);
+    super::check::<
+        crate::ConversationPartType,
+    >("ConversationPartType", "\"message\"", failures);
+    super::check::<
+        crate::CreateCollectionBody,
+    >(
+        "CreateCollectionBody",
+        "{\"title\":\"Product guides\",\"parent\":\"col_0\"}",
+        failures,
+    );
+    super::check::<
+        crate::CreateSamlProviderBody,
+    >(
+        "CreateSamlProviderBody",
+        "{\"label\":\"Okta\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"defaultTeam\":\"team_1\",\"defaultRole\":\"admin\"}",
+        failures,
+    );
+    super::check::<
+        crate::CreateSiteSectionBody,
+    >(
+        "CreateSiteSectionBody",
+        "{\"spaceId\":\"space_1\",\"title\":\"Guides\",\"icon\":\"book\"}",
+        failures,
+    );
+    super::check::<
+        crate::EmailDomainOrganizations,
+    >(
+        "EmailDomainOrganizations",
+        "{\"organizations\":[{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\"},\"mergeRules\":{\"type\":\"rules\"},\"urls\":{\"location\":\"https://example.com/location\"},\"trial\":{\"status\":\"notapplicable\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\"},\"internal_billingMigration\":{\"deadline\":\"2024-01-15T09:30:00Z\"},\"permissions\":{\"view\":true}}]}",
+        failures,
+    );
+    super::check::<
+        crate::File,
+    >(
+        "File",
+        "{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":800,\"height\":600},\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}",
+        failures,
+    );
+    super::check::<
+        crate::GitInfo,
+    >(
+        "GitInfo",
+        "{\"provider\":\"github\",\"url\":\"https://github.com/example/docs\"}",
+        failures,
+    );
+    super::check::<
+        crate::IngestConversationsBody,
+    >(
+        "IngestConversationsBody",
+        "{\"id\":\"123\",\"metadata\":{\"url\":\"https://support.example.com/conversations/123\",\"attributes\":{\"plan\":\"business\"},\"createdAt\":\"2024-05-01T10:00:00Z\"},\"subject\":\"Cannot configure SSO\",\"parts\":[{\"type\":\"message\",\"role\":\"user\",\"body\":\"How do I configure SAML single sign-on?\"}]}",
+        failures,
+    );
+    super::check::<
+        crate::Installation,
+    >(
+        "Installation",
+        "{\"id\":\"inst_1\",\"status\":\"active\",\"space_selection\":\"all\",\"site_selection\":\"all\",\"spaces\":4,\"configuration\":{\"channel\":\"general\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack/installations/inst_1\",\"app\":\"https://app.example.com/integrations/slack/installations/inst_1\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1\"},\"externalIds\":[\"T0123456\"],\"target\":{\"organization\":\"org_1\"}}",
+        failures,
+    );
+    super::check::<
+        crate::InstallationSpaceSelection,
+    >("InstallationSpaceSelection", "\"all\"", failures);
+    super::check::<
+        crate::InstallationStatus,
+    >("InstallationStatus", "\"active\"", failures);
+    super::check::<
+        crate::InstallationUrls,
+    >(
+        "InstallationUrls",
+        "{\"location\":\"https://api.example.com/v1/integrations/slack/installations/inst_1\",\"app\":\"https://app.example.com/integrations/slack/installations/inst_1\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1\"}",
+        failures,
+    );
+    super::check::<
+        crate::Integration,
+    >(
+        "Integration",
+        "{\"object\":\"integration\",\"name\":\"slack\",\"version\":3,\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"https://example.com/preview-1.png\"],\"target\":\"all\",\"verified\":true,\"visibility\":\"public\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{\"codeblock\":\"codeblock\"}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{\"componentId\":\"componentId\"}}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"owner\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"},\"permissions\":{\"admin\":true},\"contentSecurityPolicy\":\"default-src 'self'\"}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationBlockMarkdown,
+    >(
+        "IntegrationBlockMarkdown",
+        "{\"codeblock\":\"slack\",\"body\":\"content\"}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationCategory,
+    >("IntegrationCategory", "\"analytics\"", failures);
+    super::check::<
+        crate::IntegrationConfiguration,
+    >(
+        "IntegrationConfiguration",
+        "{\"properties\":{\"key\":{\"title\":\"Channel\",\"description\":\"Channel to post notifications to.\",\"type\":\"string\",\"default\":\"general\",\"completion_url\":\"https://integrations.example.com/slack/channels\",\"enum\":[\"general\",\"random\"]}},\"required\":[\"channel\"]}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationContentSource,
+    >(
+        "IntegrationContentSource",
+        "{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{\"componentId\":\"configure\"}}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationContentSourceConfiguration,
+    >(
+        "IntegrationContentSourceConfiguration",
+        "{\"componentId\":\"configure\"}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationEntrySpace,
+    >("IntegrationEntrySpace", "\"IntegrationEntrySpace\"", failures);
+    super::check::<
+        crate::IntegrationEvent,
+    >(
+        "IntegrationEvent",
+        "{\"id\":\"event_1\",\"integrationId\":\"slack\",\"installationId\":\"inst_1\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"payload\":{\"type\":\"installation_setup\",\"eventId\":\"event_1\",\"installationId\":\"inst_1\",\"status\":\"active\",\"previous\":{\"status\":\"active\",\"configuration\":{\"channel\":\"random\"}}},\"status\":\"success\"}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationEventLog,
+    >(
+        "IntegrationEventLog",
+        "{\"message\":\"Installation configured.\",\"timestamp\":\"2024-05-01T10:00:01Z\",\"level\":\"debug\"}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationEventLogLevel,
+    >("IntegrationEventLogLevel", "\"debug\"", failures);
+    super::check::<
+        crate::IntegrationEventPayload,
+    >(
+        "IntegrationEventPayload",
+        "{\"type\":\"installation_setup\",\"eventId\":\"event_1\",\"installationId\":\"inst_1\",\"status\":\"active\",\"previous\":{\"status\":\"active\",\"configuration\":{\"channel\":\"random\"}}}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationEventPayloadInstallationSetupPrevious,
+    >(
+        "IntegrationEventPayloadInstallationSetupPrevious",
+        "{\"status\":\"active\",\"configuration\":{\"channel\":\"random\"}}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationEventStatus,
+    >("IntegrationEventStatus", "\"success\"", failures);
+    super::check::<
+        crate::IntegrationPermissions,
+    >("IntegrationPermissions", "{\"admin\":true}", failures);
+    super::check::<crate::IntegrationRuntime>("IntegrationRuntime", "\"v1\"", failures);
+    super::check::<
+        crate::IntegrationScope,
+    >("IntegrationScope", "\"space:content:read\"", failures);
+    super::check::<
+        crate::IntegrationSpaceEntry,
+    >(
+        "IntegrationSpaceEntry",
+        "{\"integration\":\"slack\",\"installation\":\"inst_1\",\"status\":\"active\",\"configuration\":{\"channel\":\"docs\"},\"externalIds\":[\"C0123456\"],\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/integrations/slack\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1/spaces/space_1\"},\"space\":\"IntegrationEntrySpace\"}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationSpaceEntryUrls,
+    >(
+        "IntegrationSpaceEntryUrls",
+        "{\"location\":\"https://api.example.com/v1/spaces/space_1/integrations/slack\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1/spaces/space_1\"}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationUrls,
+    >(
+        "IntegrationUrls",
+        "{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"}",
+        failures,
+    );
+    super::check::<
+        crate::IntegrationVisibility,
+    >("IntegrationVisibility", "\"public\"", failures);
+    super::check::<
+        crate::IssuesCluster,
+    >(
+        "IssuesCluster",
+        "{\"object\":\"issues-cluster\",\"id\":\"cluster_1\",\"label\":\"Single sign-on setup\",\"createdAt\":\"2024-04-01T10:00:00Z\",\"updatedAt\":\"2024-05-01T10:06:00Z\",\"icon\":\"key\",\"summary\":\"Users struggle to configure SAML.\",\"weeklyPulse\":[0,1,2,1,0,3,4,2,1,5,3,2,6],\"sources\":{\"intercom\":12,\"zendesk\":3},\"stats\":{\"issues\":15,\"conversations\":12,\"tasksTotal\":4,\"tasksBacklog\":1,\"tasksStarted\":1,\"tasksCompleted\":2,\"tasksCancelled\":0},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-clusters/cluster_1\",\"app\":\"https://app.example.com/o/org_1/insights/cluster_1\"}}",
+        failures,
+    );
+    super::check::<
+        crate::IssuesClusterUrls,
+    >(
+        "IssuesClusterUrls",
+        "{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-clusters/cluster_1\",\"app\":\"https://app.example.com/o/org_1/insights/cluster_1\"}",
+        failures,
+    );
+    super::check::<crate::LinkRelation>("LinkRelation", "\"reference\"", failures);
+    super::check::<
+        crate::LinkReportBrokenStats,
+    >("LinkReportBrokenStats", "{\"total\":3,\"changeRequest\":1}", failures);
+    super::check::<
+        crate::LinkReportList,
+    >(
+        "LinkReportList",
+        "{\"next\":{\"page\":\"page_2\"},\"count\":42,\"items\":[{\"status\":\"ok\",\"relation\":\"reference\",\"targetReference\":{\"kind\":\"file\"},\"extraKey\":{\"key\":\"value\"}}],\"stats\":{\"total\":42,\"broken\":{\"total\":3,\"changeRequest\":1}}}",
+        failures,
+    );
+    super::check::<crate::LinkStatus>("LinkStatus", "\"ok\"", failures);
+    super::check::<
+        crate::LinkTargetReference,
+    >(
+        "LinkTargetReference",
+        "{\"kind\":\"file\",\"organization\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"extraKey\":{\"key\":\"value\"}}",
+        failures,
+    );
+    super::check::<
+        crate::Member,
+    >(
+        "Member",
+        "{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}",
+        failures,
+    );
+    super::check::<crate::MemberOrder>("MemberOrder", "\"asc\"", failures);
+    super::check::<crate::MemberSort>("MemberSort", "\"joinedAt\"", failures);
+    super::check::<
+        crate::MemberSpace,
+    >(
+        "MemberSpace",
+        "{\"permission\":\"admin\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}}",
+        failures,
+    );
+    super::check::<
+        crate::MergeRule,
+    >(
+        "MergeRule",
+        "{\"rule\":\"require_specific_reviewers\",\"users\":[\"user_1\"]}",
+        failures,
+    );
+    super::check::<
+        crate::MergeRulesInherit,
+    >("MergeRulesInherit", "{\"type\":\"inherit\"}", failures);
+    super::check::<
+        crate::MergeRulesRules,
+    >(
+        "MergeRulesRules",
+        "{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\",\"users\":[\"user_1\"]}]}",
+        failures,
+    );
+    super::check::<
+        crate::MoveSiteSectionGroupBody,
+    >(
+        "MoveSiteSectionGroupBody",
+        "{\"position\":{\"before\":{\"type\":\"site-section\",\"id\":\"section_2\"},\"after\":{\"type\":\"site-section\",\"id\":\"section_2\"}}}",
+        failures,
+    );
+    super::check::<
+        crate::MoveSiteSpaceBody,
+    >(
+        "MoveSiteSpaceBody",
+        "{\"position\":{\"before\":{\"type\":\"site-space\",\"siteSpace\":\"sitesp_2\"},\"after\":{\"type\":\"site-space\",\"siteSpace\":\"sitesp_2\"}}}",
+        failures,
+    );
+    super::check::<
+        crate::OpenApiSpecErrorCode,
+    >("OpenApiSpecErrorCode", "\"FETCH_TIMEOUT\"", failures);
+    super::check::<
+        crate::OpenApiSpecProcessError,
+    >(
+        "OpenApiSpecProcessError",
+        "{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}",
+        failures,
+    );
+    super::check::<
+        crate::OpenApiSpecSource,
+    >("OpenApiSpecSource", "{\"url\":\"https://example.com/openapi.yaml\"}", failures);
+    super::check::<
+        crate::OrganizationBilling,
+    >(
+        "OrganizationBilling",
+        "{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{\"plus_2024\":{\"monthly\":1.5},\"pro_2024\":{\"monthly\":1.5}},\"sites\":{\"premium\":{\"monthly\":1.5},\"ultimate\":{\"monthly\":1.5}}},\"usageAddons\":{\"key\":{\"enabled\":true}}}",
+        failures,
+    );
+    super::check::<
+        crate::OrganizationBillingMigration,
+    >(
+        "OrganizationBillingMigration",
+        "{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"}",
+        failures,
+    );
+    super::check::<
+        crate::OrganizationCommunityType,
+    >("OrganizationCommunityType", "\"nonProfit\"", failures);
+    super::check::<
+        crate::OrganizationDefaultContentSite,
+    >(
+        "OrganizationDefaultContentSite",
+        "{\"type\":\"site\",\"site\":\"site_1\"}",
+        failures,
+    );
+    super::check::<
+        crate::OrganizationMergeRules,
+    >(
+        "OrganizationMergeRules",
+        "{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\",\"users\":[\"user_1\"]}]}",
+        failures,
+    );
+    super::check::<
+        crate::OrganizationRef,
+    >("OrganizationRef", "\"OrganizationRef\"", failures);
+    super::check::<
+        crate::OrganizationSearchResult,
+    >(
+        "OrganizationSearchResult",
+        "{\"id\":\"space_1\",\"title\":\"Product guides\",\"pages\":[{\"id\":\"page_1\",\"title\":\"Getting started\",\"path\":\"guides/getting-started\",\"sections\":[],\"urls\":{\"app\":\"https://example.com/app\"}}]}",
+        failures,
+    );
+    super::check::<
+        crate::OrganizationUseCase,
+    >("OrganizationUseCase", "\"internalDocs\"", failures);
+    super::check::<
+        crate::PageComputed,
+    >(
+        "PageComputed",
+        "{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"}}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}}",
+        failures,
+    );
+    super::check::<
+        crate::PageComputedProps,
+    >(
+        "PageComputedProps",
+        "{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}",
+        failures,
+    );
+    super::check::<
+        crate::PageComputedType,
+    >("PageComputedType", "\"builtin:openapi\"", failures);
+    super::check::<
+        crate::PageCover,
+    >(
+        "PageCover",
+        "{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240}",
+        failures,
+    );
+    super::check::<
+        crate::PageDocument,
+    >(
+        "PageDocument",
+        "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{\"app\":\"https://example.com/app\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{\"oid\":\"oid\"},\"layout\":{\"width\":\"default\"},\"cover\":{\"yPos\":1.5},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\"},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
+        failures,
+    );
+    super::check::<
+        crate::PingOrganizationResponse,
+    >(
+        "PingOrganizationResponse",
+        "{\"serviceVisitorClaims\":\"eyJhbGciOiJIUzI1NiJ9.e30.signature\"}",
+        failures,
+    );
+    super::check::<
+        crate::PublishedContentSite,
+    >(
+        "PublishedContentSite",
+        "{\"object\":\"published-content-site\",\"site\":{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/light\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\"}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}},\"structure\":{\"type\":\"sections\",\"structure\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"path\":\"guides\"}]},\"customizations\":{\"site\":{\"title\":\"Acme Docs\",\"styling\":{\"theme\":\"theme\"},\"favicon\":{},\"header\":{},\"footer\":{\"copyright\":\"copyright\"},\"announcement\":{\"enabled\":true},\"themes\":{\"default\":\"default\"},\"pdf\":{\"enabled\":true},\"feedback\":{\"enabled\":true},\"ai\":{\"mode\":\"mode\"},\"advancedCustomization\":{\"enabled\":true},\"git\":{\"showEditLink\":true},\"pageActions\":{\"externalAI\":true},\"externalLinks\":{\"target\":\"target\"},\"pagination\":{\"enabled\":true},\"trademark\":{\"enabled\":true},\"privacyPolicy\":{\"url\":\"https://example.com/url\"},\"socialPreview\":{\"url\":\"https://example.com/url\"},\"insights\":{\"trackingCookie\":true}},\"siteSpaces\":{\"key\":{\"title\":\"title\"}}},\"scripts\":[{\"script\":\"https://example.com/script.js\",\"contentSecurityPolicy\":\"script-src https://example.com\",\"cookies\":true}]}",
+        failures,
+    );
+    super::check::<
+        crate::PublishedSiteStructure,
+    >(
+        "PublishedSiteStructure",
+        "{\"type\":\"sections\",\"structure\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{\"published\":\"https://example.com/published\"}}]}",
+        failures,
+    );
+    super::check::<
+        crate::PublishedSiteStructureSections,
+    >(
+        "PublishedSiteStructureSections",
+        "{\"type\":\"sections\",\"structure\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{\"published\":\"https://example.com/published\"}}]}",
+        failures,
+    );
+    super::check::<
+        crate::PutOpenApiSpecBody,
+    >(
+        "PutOpenApiSpecBody",
+        "{\"source\":{\"url\":\"https://example.com/openapi.yaml\"}}",
+        failures,
+    );
+    super::check::<crate::RevisionRef>("RevisionRef", "\"RevisionRef\"", failures);
+}
+/// Checks these types' samples.
+fn checks_2(failures: &mut ::std::vec::Vec<::std::string::String>) {
     super::check::<crate::Role>("Role", "\"admin\"", failures);
     super::check::<
         crate::SamlProvider,
     >(
         "SamlProvider",
         "{\"object\":\"saml-provider\",\"id\":\"saml_1\",\"label\":\"Okta\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"defaultTeam\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"defaultRole\":\"admin\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"status\":\"active\",\"service\":{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}}",
-        failures,
-    );
-    super::check::<
-        crate::SamlProviderService,
-    >(
-        "SamlProviderService",
-        "{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"}",
         failures,
     );
     super::check::<
@@ -41,24 +570,10 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::SearchResult,
-    >(
-        "SearchResult",
-        "{\"id\":\"page_1\",\"title\":\"Getting started\",\"path\":\"guides/getting-started\",\"sections\":[{\"id\":\"install\",\"title\":\"Install\",\"path\":\"guides/getting-started#install\",\"body\":\"Run the installer.\",\"urls\":{\"app\":\"https://example.com/app\"}}],\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"}}",
-        failures,
-    );
-    super::check::<
         crate::SearchResultSection,
     >(
         "SearchResultSection",
         "{\"id\":\"install\",\"title\":\"Install\",\"path\":\"guides/getting-started#install\",\"body\":\"Run the installer.\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"}}",
-        failures,
-    );
-    super::check::<
-        crate::Site,
-    >(
-        "Site",
-        "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
         failures,
     );
     super::check::<
@@ -72,15 +587,8 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::SiteAds,
-    >("SiteAds", "{\"status\":\"pending\",\"submittable\":true}", failures);
-    super::check::<crate::SiteAdsStatus>("SiteAdsStatus", "\"pending\"", failures);
-    super::check::<
         crate::SiteAgentsContext,
     >("SiteAgentsContext", "\"excluded\"", failures);
-    super::check::<
-        crate::SiteCheckoutSession,
-    >("SiteCheckoutSession", "{\"type\":\"checkout\",\"sessionId\":\"cs_1\"}", failures);
     super::check::<
         crate::SiteCustomization,
     >(
@@ -92,35 +600,11 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         crate::SiteCustomizationAi,
     >("SiteCustomizationAi", "{\"mode\":\"mode\"}", failures);
     super::check::<
-        crate::SiteCustomizationAnnouncement,
-    >(
-        "SiteCustomizationAnnouncement",
-        "{\"enabled\":true,\"message\":\"Version 2 is out.\",\"style\":\"style\"}",
-        failures,
-    );
-    super::check::<
         crate::SiteCustomizationExternalLinks,
     >("SiteCustomizationExternalLinks", "{\"target\":\"target\"}", failures);
     super::check::<
-        crate::SiteCustomizationFooter,
-    >(
-        "SiteCustomizationFooter",
-        "{\"logo\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"},\"groups\":[{\"title\":\"Company\",\"links\":[]}],\"copyright\":\"© Acme Inc.\"}",
-        failures,
-    );
-    super::check::<
         crate::SiteCustomizationGit,
     >("SiteCustomizationGit", "{\"showEditLink\":true}", failures);
-    super::check::<
-        crate::SiteCustomizationHeader,
-    >(
-        "SiteCustomizationHeader",
-        "{\"logo\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"},\"links\":[{\"title\":\"Product\",\"style\":\"style\",\"to\":{\"kind\":\"file\",\"file\":\"file_1\"},\"links\":[],\"condition\":\"visitor.claims.isBetaUser\"}]}",
-        failures,
-    );
-    super::check::<
-        crate::SiteCustomizationInsights,
-    >("SiteCustomizationInsights", "{\"trackingCookie\":true}", failures);
     super::check::<
         crate::SiteCustomizationPageActions,
     >(
@@ -143,13 +627,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::SiteCustomizationSocialPreview,
-    >(
-        "SiteCustomizationSocialPreview",
-        "{\"url\":\"https://example.com/preview.png\"}",
-        failures,
-    );
-    super::check::<
         crate::SiteCustomizationStyling,
     >(
         "SiteCustomizationStyling",
@@ -164,33 +641,12 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::SiteCustomizationTint,
-    >(
-        "SiteCustomizationTint",
-        "{\"color\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"}}",
-        failures,
-    );
-    super::check::<
-        crate::SiteFeature,
-    >(
-        "SiteFeature",
-        "{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[\"header-logo\"]}",
-        failures,
-    );
-    super::check::<
         crate::SiteFeatureCustomization,
     >("SiteFeatureCustomization", "\"header-logo\"", failures);
     super::check::<
         crate::SiteFeatureId,
     >("SiteFeatureId", "\"sites-adaptive-content\"", failures);
     super::check::<crate::SiteFeaturePlan>("SiteFeaturePlan", "\"basic\"", failures);
-    super::check::<
-        crate::SiteFooterGroup,
-    >(
-        "SiteFooterGroup",
-        "{\"title\":\"Company\",\"links\":[{\"title\":\"Pricing\",\"to\":{\"kind\":\"file\",\"file\":\"file_1\"}}]}",
-        failures,
-    );
     super::check::<
         crate::SiteHeaderLink,
     >(
@@ -203,34 +659,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
     >(
         "SiteIcon",
         "{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}}",
-        failures,
-    );
-    super::check::<
-        crate::SiteLink,
-    >(
-        "SiteLink",
-        "{\"title\":\"Pricing\",\"to\":{\"kind\":\"file\",\"file\":\"file_1\"}}",
-        failures,
-    );
-    super::check::<
-        crate::SiteProxy,
-    >(
-        "SiteProxy",
-        "{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"}",
-        failures,
-    );
-    super::check::<
-        crate::SitePublication,
-    >(
-        "SitePublication",
-        "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
-        failures,
-    );
-    super::check::<
-        crate::SitePublishedUrls,
-    >(
-        "SitePublishedUrls",
-        "{\"published\":\"https://docs.example.com/guides\"}",
         failures,
     );
     super::check::<
@@ -248,24 +676,10 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::SiteSectionGroup,
-    >(
-        "SiteSectionGroup",
-        "{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{\"published\":\"https://example.com/published\"}}],\"icon\":\"box\"}",
-        failures,
-    );
-    super::check::<
         crate::SiteSectionGroupPosition,
     >(
         "SiteSectionGroupPosition",
         "{\"before\":{\"type\":\"site-section\",\"id\":\"section_2\"},\"after\":{\"type\":\"site-section\",\"id\":\"section_2\"}}",
-        failures,
-    );
-    super::check::<
-        crate::SiteSectionGroupPositionTarget,
-    >(
-        "SiteSectionGroupPositionTarget",
-        "{\"type\":\"site-section\",\"id\":\"section_2\"}",
         failures,
     );
     super::check::<
@@ -276,13 +690,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::SiteSectionPosition,
-    >(
-        "SiteSectionPosition",
-        "{\"before\":{\"type\":\"site-section\",\"siteSection\":\"section_2\"},\"after\":{\"type\":\"site-section\",\"siteSection\":\"section_2\"}}",
-        failures,
-    );
-    super::check::<
         crate::SiteSectionPositionTarget,
     >(
         "SiteSectionPositionTarget",
@@ -290,24 +697,10 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::SiteSpace,
-    >(
-        "SiteSpace",
-        "{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
-        failures,
-    );
-    super::check::<
         crate::SiteSpacePosition,
     >(
         "SiteSpacePosition",
         "{\"before\":{\"type\":\"site-space\",\"siteSpace\":\"sitesp_2\"},\"after\":{\"type\":\"site-space\",\"siteSpace\":\"sitesp_2\"}}",
-        failures,
-    );
-    super::check::<
-        crate::SiteSpacePositionTarget,
-    >(
-        "SiteSpacePositionTarget",
-        "{\"type\":\"site-space\",\"siteSpace\":\"sitesp_2\"}",
         failures,
     );
     super::check::<
@@ -324,16 +717,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         "{\"items\":[{\"description\":\"Visitor is a beta user\",\"condition\":\"visitor.claims.isBetaUser\"}]}",
         failures,
     );
-    super::check::<crate::SiteToggle>("SiteToggle", "{\"enabled\":true}", failures);
-    super::check::<crate::SiteType>("SiteType", "\"basic\"", failures);
-    super::check::<
-        crate::SiteUrls,
-    >(
-        "SiteUrls",
-        "{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}",
-        failures,
-    );
-    super::check::<crate::SiteVisibility>("SiteVisibility", "\"public\"", failures);
     super::check::<
         crate::Space,
     >(
@@ -341,14 +724,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         "{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}",
         failures,
     );
-    super::check::<
-        crate::SpaceContentTemplateParams,
-    >(
-        "SpaceContentTemplateParams",
-        "{\"contentRefs\":{\"key\":{\"kind\":\"file\",\"file\":\"file_1\"}}}",
-        failures,
-    );
-    super::check::<crate::SpaceEditMode>("SpaceEditMode", "\"live\"", failures);
     super::check::<
         crate::SpaceGitInfo,
     >(
@@ -365,19 +740,8 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::SpacePosition,
-    >(
-        "SpacePosition",
-        "{\"before\":{\"type\":\"space\",\"space\":\"space_2\"},\"after\":{\"type\":\"space\",\"space\":\"space_2\"}}",
-        failures,
-    );
-    super::check::<
-        crate::SpacePositionSpace,
-    >("SpacePositionSpace", "{\"type\":\"space\",\"space\":\"space_2\"}", failures);
-    super::check::<
         crate::SpacePositionTarget,
     >("SpacePositionTarget", "{\"type\":\"space\",\"space\":\"space_2\"}", failures);
-    super::check::<crate::SpaceRef>("SpaceRef", "\"SpaceRef\"", failures);
     super::check::<
         crate::SpaceUrls,
     >(
@@ -390,13 +754,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         crate::SpaceVisitorAuth,
     >(
         "SpaceVisitorAuth",
-        "{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}}",
-        failures,
-    );
-    super::check::<
-        crate::SpaceVisitorAuthCustom,
-    >(
-        "SpaceVisitorAuthCustom",
         "{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}}",
         failures,
     );
@@ -422,29 +779,12 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::SubdomainTarget,
-    >(
-        "SubdomainTarget",
-        "{\"type\":\"organization\",\"organization\":\"org_1\"}",
-        failures,
-    );
-    super::check::<
         crate::SubdomainTargetOrganization,
     >(
         "SubdomainTargetOrganization",
         "{\"type\":\"organization\",\"organization\":\"org_1\"}",
         failures,
     );
-    super::check::<
-        crate::Team,
-    >(
-        "Team",
-        "{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}}",
-        failures,
-    );
-    super::check::<
-        crate::TeamPermissions,
-    >("TeamPermissions", "{\"admin\":true,\"view\":true}", failures);
     super::check::<
         crate::ThemedColor,
     >("ThemedColor", "{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"}", failures);
@@ -455,25 +795,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         "{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}",
         failures,
     );
-    super::check::<
-        crate::TransferCollectionBody,
-    >("TransferCollectionBody", "{\"organization\":\"org_2\"}", failures);
-    super::check::<
-        crate::TransferSpaceBody,
-    >("TransferSpaceBody", "{\"organization\":\"org_2\"}", failures);
-    super::check::<
-        crate::Translation,
-    >(
-        "Translation",
-        "{\"object\":\"translation\",\"id\":\"tr_1\",\"status\":\"pending\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"language\":\"en\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"result\":{\"space\":\"space_2\",\"revision\":\"rev_1\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"stats\":{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000},\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}}",
-        failures,
-    );
-    super::check::<
-        crate::TranslationLanguage,
-    >("TranslationLanguage", "\"en\"", failures);
-    super::check::<
-        crate::TranslationPermissions,
-    >("TranslationPermissions", "{\"view\":true,\"edit\":true}", failures);
     super::check::<
         crate::TranslationResult,
     >("TranslationResult", "{\"space\":\"space_2\",\"revision\":\"rev_1\"}", failures);
@@ -487,16 +808,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         "{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000}",
         failures,
     );
-    super::check::<
-        crate::TranslationStatus,
-    >("TranslationStatus", "\"pending\"", failures);
-    super::check::<
-        crate::TranslationUrls,
-    >(
-        "TranslationUrls",
-        "{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}",
-        failures,
-    );
     super::check::<crate::TrialDecision>("TrialDecision", "\"downgrade\"", failures);
     super::check::<crate::TrialStatus>("TrialStatus", "\"notapplicable\"", failures);
     super::check::<
@@ -504,13 +815,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
     >(
         "UpdateChangeRequestBody",
         "{\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"status\":\"draft\"}",
-        failures,
-    );
-    super::check::<
-        crate::UpdateCollectionBody,
-    >(
-        "UpdateCollectionBody",
-        "{\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"defaultLevel\":\"admin\"}",
         failures,
     );
     super::check::<
@@ -528,13 +832,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::UpdateIntegrationDevModeBody,
-    >(
-        "UpdateIntegrationDevModeBody",
-        "{\"tunnelUrl\":\"https://abc123.tunnel.example.com\",\"all\":false}",
-        failures,
-    );
-    super::check::<
         crate::UpdateOpenApiSpecBody,
     >("UpdateOpenApiSpecBody", "{\"visibility\":\"private\"}", failures);
     super::check::<
@@ -544,9 +841,6 @@ fn checks_1(failures: &mut ::std::vec::Vec<::std::string::String>) {
         "{\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}",
         failures,
     );
-}
-/// Checks these types' samples.
-fn checks_2(failures: &mut ::std::vec::Vec<::std::string::String>) {
     super::check::<
         crate::UpdateOrganizationBody,
     >(
@@ -558,31 +852,10 @@ fn checks_2(failures: &mut ::std::vec::Vec<::std::string::String>) {
         crate::UpdateOrganizationMemberBody,
     >("UpdateOrganizationMemberBody", "{\"role\":\"admin\"}", failures);
     super::check::<
-        crate::UpdateSamlProviderBody,
-    >(
-        "UpdateSamlProviderBody",
-        "{\"label\":\"Okta\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"defaultTeam\":\"team_1\",\"defaultRole\":\"admin\"}",
-        failures,
-    );
-    super::check::<
-        crate::UpdateSiteAdaptiveSchemaBody,
-    >(
-        "UpdateSiteAdaptiveSchemaBody",
-        "{\"jsonSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isBetaUser\":{\"type\":\"boolean\",\"description\":\"The visitor is a beta user.\"}}}}",
-        failures,
-    );
-    super::check::<
         crate::UpdateSiteBody,
     >(
         "UpdateSiteBody",
         "{\"title\":\"Acme Docs\",\"visibility\":\"public\",\"basename\":\"docs\",\"adaptiveContent\":{\"enabled\":true},\"agentsContext\":\"excluded\",\"defaultSiteSpace\":\"sitesp_1\",\"defaultSiteSection\":\"section_1\",\"proxy\":\"company-domain/docs\"}",
-        failures,
-    );
-    super::check::<
-        crate::UpdateSiteSectionBody,
-    >(
-        "UpdateSiteSectionBody",
-        "{\"title\":\"Guides\",\"path\":\"guides\",\"defaultSiteSpace\":\"sitesp_1\",\"condition\":\"visitor.claims.isBetaUser\",\"icon\":\"book\",\"description\":\"Guides for every product.\"}",
         failures,
     );
     super::check::<
@@ -600,35 +873,6 @@ fn checks_2(failures: &mut ::std::vec::Vec<::std::string::String>) {
         failures,
     );
     super::check::<
-        crate::UpdateSpaceBody,
-    >(
-        "UpdateSpaceBody",
-        "{\"editMode\":\"live\",\"title\":\"API reference\",\"defaultLevel\":\"admin\",\"language\":\"en\",\"mergeRules\":{\"type\":\"inherit\"},\"emoji\":\"📘\"}",
-        failures,
-    );
-    super::check::<
         crate::UpdateTeamBody,
     >("UpdateTeamBody", "{\"title\":\"Writers\"}", failures);
-    super::check::<
-        crate::UpdateTranslationInstructionsBody,
-    >(
-        "UpdateTranslationInstructionsBody",
-        "{\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}",
-        failures,
-    );
-    super::check::<
-        crate::User,
-    >(
-        "User",
-        "{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}",
-        failures,
-    );
-    super::check::<
-        crate::UserUrls,
-    >(
-        "UserUrls",
-        "{\"location\":\"https://api.example.com/v1/users/user_1\"}",
-        failures,
-    );
-    super::check::<crate::VariableValue>("VariableValue", "\"VariableValue\"", failures);
 }

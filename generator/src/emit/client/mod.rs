@@ -272,7 +272,7 @@ impl ClientEmitter<'_> {
         let ops: Vec<&Operation> = self.api.operations_of(&tag.name).collect();
         let parts = super::rust::part_count(ops.len());
         if part > 0 {
-            let ops = super::rust::part_of(&ops, part);
+            let ops = &super::rust::part_of(&ops, part);
             let docs = super::rust::inner_doc(&format!(
                 "The operations of {}, part {part} of {parts}: their methods of [`{handle}`](super::{handle}) and their builders.",
                 tag.title

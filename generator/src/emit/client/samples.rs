@@ -76,12 +76,13 @@ impl ClientEmitter<'_> {
             }
         });
         let groups: Vec<_> = self.api.tags_with_operations().map(|tag| ident(&tag.rust)).collect();
-        let count = ops.len();
+        // No capacity from the count of operations: the file would change with every
+        // operation added, and rebuild the client's crate root with it (issue 52, item 6).
         let gather = if groups.is_empty() {
             quote! { ::std::vec::Vec::new() }
         } else {
             quote! {
-                let mut calls = ::std::vec::Vec::with_capacity(#count);
+                let mut calls = ::std::vec::Vec::new();
                 #(#groups::calls(client, &mut calls);)*
                 calls
             }
@@ -138,11 +139,12 @@ impl ClientEmitter<'_> {
                 #calls
             };
         }
+        // A part holds the operations whose name hashes to it, as a group module's parts do.
         let (ops, docs) = if parts > 1 {
-            let end = (part * CALLS_PER_FILE).min(ops.len());
-            (&ops[(part - 1) * CALLS_PER_FILE..end], format!(", part {part} of {parts}"))
+            let own = ops.into_iter().filter(|op| crate::emit::rust::part_of_name(&op.name, parts) == part);
+            (own.collect(), format!(", part {part} of {parts}"))
         } else {
-            (&ops[..], String::new())
+            (ops, String::new())
         };
         let docs = inner_doc(&format!("The sample calls of the operations of {}{docs}.", tag.title));
         let chunks: Vec<TokenStream> = ops

@@ -224,7 +224,7 @@ impl ServerEmitter<'_> {
                 "The operations of {}, part {part} of {parts}: their requests and their setters of [`crate::RouterBuilder`].",
                 tag.title
             ));
-            let (requests, setters) = self.operations(super::rust::part_of(&ops, part));
+            let (requests, setters) = self.operations(&super::rust::part_of(&ops, part));
             return quote! { #docs #requests #setters };
         }
         let mut text = format!("{}.", tag.title);
