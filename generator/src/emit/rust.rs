@@ -15,14 +15,31 @@ use quote::quote;
 
 /// Prints a file of Rust items under the generated header.
 pub fn print_file(header: &str, tokens: TokenStream) -> String {
+    use syn::parse::Parser;
     // No copy of the tokens is kept for the message below: sharing them would make syn's
     // walk copy every group (a third of the time of printing).
-    let file: syn::File = match syn::parse2(tokens) {
-        Ok(file) => file,
+    let print = |input: syn::parse::ParseStream<'_>| print_items(header, input);
+    match print.parse2(tokens) {
+        Ok(text) => text,
         // Unparseable tokens are a bug in an emitter, found by the drift and fixture tests.
         Err(error) => panic!("generated tokens do not parse: {error} (at {:?})", error.span()),
-    };
-    format!("// {header}\n\n{}", prettyplease::unparse(&file))
+    }
+}
+
+/// Parses a file's items and prints each as it is parsed, so one item's syntax tree is alive
+/// at a time, not the file's: the memory a printing job touches stays small and warm (a file of
+/// Microsoft Graph's holds up to a megabyte of Rust). prettyplease prints a file as its inner
+/// attributes, then each item in turn, each ending its own line in a box of its own, so the
+/// text is the same as printing the whole file at once (`print_file_prints_what_prettyplease_prints_of_the_file`).
+fn print_items(header: &str, input: syn::parse::ParseStream<'_>) -> syn::Result<String> {
+    let unparse = |attrs, items| prettyplease::unparse(&syn::File { shebang: None, frontmatter: None, attrs, items });
+    let mut text = format!("// {header}\n\n");
+    text.push_str(&unparse(input.call(syn::Attribute::parse_inner)?, Vec::new()));
+    while !input.is_empty() {
+        let item: syn::Item = input.parse()?;
+        text.push_str(&unparse(Vec::new(), vec![item]));
+    }
+    Ok(text)
 }
 
 /// The runtime's `Paging` of a paginated operation, as a constant expression: how the client's
@@ -550,6 +567,39 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(doc_lines(text), expected, "{text:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod print_tests {
+    use quote::quote;
+
+    /// Printing item by item must give what prettyplease gives of the whole file: inner
+    /// attributes, items of every kind the emitters write, doc comments, nested modules and
+    /// items long enough to break over lines.
+    #[test]
+    fn print_file_prints_what_prettyplease_prints_of_the_file() {
+        let tokens = quote! {
+            #![doc = " The crate."]
+            #![deny(missing_docs)]
+            #[doc = " A type."]
+            #[derive(Debug, Clone)]
+            pub struct Space { pub id: ::std::string::String, pub title: ::core::option::Option<::std::string::String> }
+            pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::codegen::ErrorShape { media_type: "application/json", status: ::core::option::Option::None, message: "/error/message", fill: &[] };
+            #[rustfmt::skip]
+            mod part_1;
+            pub use part_1::*;
+            impl Space {
+                pub fn with_a_rather_long_name(self, first_argument: ::std::string::String, second_argument: i64) -> Self { let _ = (first_argument, second_argument); self }
+            }
+            static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new("^a$");
+            mod inner { pub fn f() {} }
+            pub enum Kind { A, B(i64), C { x: bool } }
+        };
+        let whole: syn::File = syn::parse2(tokens.clone()).unwrap();
+        let expected = format!("// header\n\n{}", prettyplease::unparse(&whole));
+        assert_eq!(super::print_file("header", tokens), expected);
+        assert_eq!(super::print_file("empty", quote!()), "// empty\n\n");
     }
 }
 
