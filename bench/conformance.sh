@@ -190,18 +190,40 @@ done
 cp "$repo/Cargo.lock" "$work/crates/Cargo.lock"
 echo "building ${#ids[@]} harnesses..." >&2
 # Built once and run: incremental compilation would only keep gigabytes of session files.
-CARGO_TARGET_DIR="$CARGO_TARGET_DIR/conformance" CARGO_INCREMENTAL=0 \
-  cargo build --quiet --offline --manifest-path "$work/crates/Cargo.toml" --workspace 2>"$work/build.log" \
-  || { tail -30 "$work/build.log" >&2; exit 1; }
+# Every run names its harnesses d1, d2, ... in the one target directory, so a second run on
+# the same checkout (another OUT) overwrites `d6-serve` with its own sixth document's server:
+# the seeded 100's dlm (d6) was judged against another list's d6 (runtime.lex) at 14:27 on
+# 2026-11-29, every request answered 404 "no operation matches this path". So the build and
+# the hard links of this run's binaries into $work/bin hold one lock, and the run starts its
+# binaries from there: a later build replaces the target's files, not the linked ones (the
+# links are removed when the run ends; nothing is copied).
+bin="$work/bin"
+mkdir -p "$bin"
+trap 'rm -rf "$bin"' EXIT
+harnesses="$CARGO_TARGET_DIR/conformance/debug"
+mkdir -p "$CARGO_TARGET_DIR/conformance"
+(
+  flock 9
+  CARGO_TARGET_DIR="$CARGO_TARGET_DIR/conformance" CARGO_INCREMENTAL=0 \
+    cargo build --quiet --offline --manifest-path "$work/crates/Cargo.toml" --workspace 2>"$work/build.log" \
+    || { tail -30 "$work/build.log" >&2; exit 1; }
+  for id in "${ids[@]}"; do
+    ln -f "$harnesses/$id-harness" "$harnesses/$id-serve" "$bin/"
+  done
+) 9>"$CARGO_TARGET_DIR/conformance/.harness-build.lock" || exit 1
+# A port the system says is free now (Prism takes a port number; the servers take port 0 and
+# print theirs): fixed ports from 4010 collided between runs of several engineers.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
 
 judges="${JUDGES:-prism schemathesis}"
-port=4010
 : >"$out/calls.tsv"
 for id in "${ids[@]}"; do
   [[ "$judges" == *prism* ]] || break
   doc="$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$work/ids.tsv")"
   name="$(awk -F'\t' -v id="$id" '$1 == id { print $3 }' "$work/ids.tsv")"
-  port=$((port + 1))
+  port="$(free_port)"
   "$prism" mock -d --errors -h 127.0.0.1 -p "$port" "$doc" >"$work/$id.prism.log" 2>&1 &
   prism_pid=$!
   # PRISM_WAIT: seconds Prism may take to start (30; Stripe's 6 MB document takes minutes).
@@ -215,7 +237,7 @@ for id in "${ids[@]}"; do
     kill "$prism_pid" 2>/dev/null || true
     continue
   fi
-  "$CARGO_TARGET_DIR/conformance/debug/$id-harness" "http://127.0.0.1:$port" \
+  "$bin/$id-harness" "http://127.0.0.1:$port" \
     | sed "s|^|$name\t|" >>"$out/calls.tsv" || true
   kill "$prism_pid" 2>/dev/null || true
   wait "$prism_pid" 2>/dev/null || true
@@ -253,13 +275,14 @@ time_limit() {
 : >"$out/strict.tsv"
 for id in "${ids[@]}"; do
   doc="$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$work/ids.tsv")"
-  port=$((port + 1))
-  "$CARGO_TARGET_DIR/conformance/debug/$id-serve" "$port" >"$work/$id.serve.log" 2>&1 &
+  "$bin/$id-serve" 0 >"$work/$id.serve.log" 2>&1 &
   serve_pid=$!
   for _ in $(seq 100); do
     grep -q '^listening on ' "$work/$id.serve.log" && break
+    kill -0 "$serve_pid" 2>/dev/null || break
     sleep 0.1
   done
+  port="$(sed -n 's|^listening on http://127.0.0.1:\([0-9]*\)$|\1|p' "$work/$id.serve.log")"
   "$venv/bin/python" "$repo/bench/conformance/schemathesis_auth.py" "$doc" >"$work/$id.schemathesis.toml"
   # A sample: schemathesis runs on the original document, on the sampled operations only.
   include=()
@@ -267,7 +290,10 @@ for id in "${ids[@]}"; do
     while IFS= read -r operation; do include+=(--include-name "$operation"); done <"$work/sample/$id/operations.txt"
   fi
   limit="$(time_limit "$id")"
-  timeout "$limit" "$venv/bin/schemathesis" --config-file "$work/$id.schemathesis.toml" run "$doc" "${include[@]}" \
+  # A server that did not start leaves no report: the document is not judged (the report says
+  # so), rather than judged against whatever answers some port.
+  [ -n "$port" ] || echo "$id: the server did not start (see $work/$id.serve.log)" >&2
+  [ -z "$port" ] || timeout "$limit" "$venv/bin/schemathesis" --config-file "$work/$id.schemathesis.toml" run "$doc" "${include[@]}" \
     --url "http://127.0.0.1:$port" --checks "$checks" --phases "${PHASES:-examples,coverage,fuzzing}" \
     --max-examples "${MAX_EXAMPLES:-5}" --seed 1 --generation-database none --workers 1 --no-color \
     --request-timeout 10 --continue-on-failure \
