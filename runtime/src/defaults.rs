@@ -19,8 +19,11 @@ pub const DEFAULT_MAX_URI_BYTES: usize = 8 * 1024;
 /// answers 431).
 pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
 
-/// The default limit on the number of query parameters: 256 (more answers 400).
-pub const DEFAULT_MAX_QUERY_PARAMS: usize = 256;
+/// The default limit on the number of query parameters: 1000 (more answers 400), as forms'
+/// [`DEFAULT_MAX_FORM_FIELDS`]. Django (`DATA_UPLOAD_MAX_NUMBER_FIELDS`, which counts the query
+/// too), PHP (`max_input_vars`) and Tomcat (`maxParameterCount`) stop at 1000 as well; 256
+/// refused requests documents allow (AWS's `DELETE /tags/{arn}?tagKeys=...` takes 500 keys).
+pub const DEFAULT_MAX_QUERY_PARAMS: usize = 1000;
 
 /// The default limit on the number of fields of a form body (urlencoded pairs or multipart
 /// parts): 1000 (more answers 400 before any field is decoded). Django and PHP stop at 1000

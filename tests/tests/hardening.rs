@@ -90,14 +90,29 @@ async fn with_the_limits_raised_every_unknown_parameter_is_reported_once() {
     assert_eq!(violations[0], json!({"path": "query.aaa", "message": "is not a parameter of this operation"}));
 }
 
+/// AWS's `DELETE /tags/{arn}` takes up to 500 `tagKeys` (groundstation): a query of 500
+/// parameters is read and judged parameter by parameter, not refused by the count.
+#[tokio::test]
+async fn a_query_of_500_parameters_is_read_not_refused_by_the_count() {
+    let address = start(ServerConfig::default(), ServeConfig::default()).await;
+    let params = (0..500).map(|i| format!("p{i}")).collect::<Vec<_>>().join("&");
+    let (status, body) = status_and_body(&raw(&address, &get(&format!("/v1/spaces/space_1?{params}"), "")).await);
+    assert_eq!(status, "400");
+    assert_eq!(body["error"]["message"], "the request is invalid: 500 violations, the first 100 listed");
+    assert_eq!(
+        body["error"]["violations"][0],
+        json!({"path": "query.p0", "message": "is not a parameter of this operation"})
+    );
+}
+
 #[tokio::test]
 async fn too_many_parameters_long_headers_and_big_declared_bodies_answer_the_error_body() {
     let address = start(ServerConfig::default(), ServeConfig::default()).await;
-    let params = (0..300).map(|i| format!("p{i}=1")).collect::<Vec<_>>().join("&");
+    let params = (0..1001).map(|i| format!("p{i}")).collect::<Vec<_>>().join("&");
     let (status, body) = status_and_body(&raw(&address, &get(&format!("/v1/spaces/space_1?{params}"), "")).await);
     assert_eq!(
         (status.as_str(), body),
-        ("400", json!({"error": {"code": 400, "message": "the query has 300 parameters; the limit is 256"}}))
+        ("400", json!({"error": {"code": 400, "message": "the query has 1001 parameters; the limit is 1000"}}))
     );
 
     let big_header = format!("X-Padding: {}\r\n", "a".repeat(70_000));
