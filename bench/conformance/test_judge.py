@@ -124,6 +124,19 @@ class NearMisses(unittest.TestCase):
         rule = next(r for r in RULES if r.name == "pattern-unchecked")
         self.assertEqual(near(rule.name, rule.example.replace("Range: 0", "Range: bytes=0-")), [])
 
+    def test_a_uri_the_rfc_asks_every_server_to_take_refused_is_ours(self):
+        rule = next(r for r in RULES if r.name == "uri-length")
+        text = rule.example.replace("are 8323 bytes long", "are 7999 bytes long")
+        self.assertEqual(near(rule.name, text, rule.example_operation), [])
+
+    def test_a_refusal_naming_more_than_a_unicode_class_is_ours(self):
+        rule = next(r for r in RULES if r.name == "unicode-classes")
+        other = '{"path":"query.tagKeys/3","message":"must be at most 128 characters long (found 129)"},'
+        text = rule.example.replace('"violations":[', '"violations":[' + other)
+        self.assertEqual(near(rule.name, text, rule.example_operation), [])
+        latin = rule.example.replace(r"\\p{L}\\p{Z}\\p{N}", r"a-zA-Z \\t0-9")
+        self.assertEqual(near(rule.name, latin, rule.example_operation), [])
+
     def test_a_form_holding_the_required_field_is_ours(self):
         rule = next(r for r in RULES if r.name == "form-empty")
         self.assertEqual(near(rule.name, rule.example.replace("-d 'name=a'", "-d 'name=a&features=x'")), [])
