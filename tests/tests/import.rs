@@ -608,6 +608,41 @@ fn patterns_with_look_around_and_backreferences_are_kept_and_checked() {
 }
 
 #[test]
+fn unicode_class_patterns_are_kept_and_a_list_bodys_item_bounds_are_a_gap() {
+    // AWS's tag keys (lookoutvision's `TagKey`, behind an `allOf` with a description): the
+    // walk did not read `\p{..}`, so the pattern was dropped (gap `patterns`) and a tag value
+    // of a control character accepted. A list body's item bounds (opto22's `int32` tables)
+    // were dropped without a word.
+    let tag = r"^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$";
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Tags", "version": "1"},
+        "paths": {"/tables/{name}": {"post": {
+            "operationId": "writeTable",
+            "parameters": [{"name": "name", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "requestBody": {"required": true, "content": {"application/json": {"schema":
+                {"type": "array", "items": {"type": "integer", "format": "int32", "maximum": 100}}}}},
+            "responses": {"200": {"description": "ok"}}
+        }}},
+        "components": {"schemas": {
+            "TagKey": {"type": "string", "pattern": tag, "minLength": 1, "maxLength": 128},
+            "Tag": {"type": "object", "required": ["Key"], "properties": {
+                "Key": {"allOf": [{"$ref": "#/components/schemas/TagKey"}, {"description": "The key."}]}
+            }}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "tags.json").unwrap();
+    let schemas = written(&imported, Some("schemas.yaml"));
+    assert!(!schemas.contains("gaps: [patterns]"), "{schemas}");
+    let api = lint_imported(&imported, "the tag pattern does not lint");
+    let TypeKind::Object(object) = &api.ty("Tag").kind else { panic!("Tag is an object") };
+    let key = object.fields.iter().find(|f| f.wire == "Key").unwrap();
+    assert_eq!(key.constraints.pattern.as_deref(), Some(tag));
+    let all = written(&imported, None);
+    assert!(all.contains("gaps: [item-constraints]"), "{all}");
+}
+
+#[test]
 fn pem_and_look_ahead_patterns_without_examples_are_kept_and_sampled_by_a_real_match() {
     // ACM's certificate body (line breaks by code, `\u000A`), and a look-ahead the shortest
     // walk misses: both were a gap `patterns` (the pattern dropped, the sample breaking it).

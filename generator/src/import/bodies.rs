@@ -70,6 +70,12 @@ impl Importer<'_> {
         if typed.nullable {
             typed.nullable = false;
         }
+        // A body holds no constraints of its own: a list body's item bounds (opto22's
+        // `items.maximum` of an `int32` table, SendGrid's `ipv4` items) go unchecked, which the
+        // gap says rather than losing them silently.
+        if typed.constraints.iter().any(|(key, _)| *key == "item") {
+            typed.gap(self.built.gaps.note(gaps::ITEM_CONSTRAINTS, &at.pointer));
+        }
         typed.constraints.clear();
         typed.default = None;
         // A list's or a map's sample stays when it fits (one item fitting the item constraints

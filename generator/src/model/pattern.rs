@@ -262,9 +262,40 @@ impl Parser {
             'x' => self.code(2),
             'u' => self.code(4),
             'U' => self.code(8),
-            c if c.is_ascii_alphanumeric() => None, // `\b`, `\p{..}`, backreferences...
+            'p' => self.unicode_class(),
+            c if c.is_ascii_alphanumeric() => None, // `\b`, `\P{..}`, backreferences...
             c => Some(c),
         }
+    }
+
+    /// A character of the Unicode class after `\p` (`\pL`, `\p{L}`, `\p{Letter}`, `\p{Nd}`):
+    /// AWS's tag patterns are `^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$`. A letter, digit, space or
+    /// punctuation mark of ASCII for the general categories; for another class (a script,
+    /// `\p{Greek}`) a letter, which the engine's check after the walk may refuse.
+    fn unicode_class(&mut self) -> Option<char> {
+        let name: String = if self.peek() == Some('{') {
+            self.at += 1;
+            let mut name = String::new();
+            loop {
+                match self.next()? {
+                    '}' => break,
+                    c => name.push(c),
+                }
+            }
+            name
+        } else {
+            self.next()?.to_string()
+        };
+        if matches!(name.as_str(), "Lu" | "Lt" | "Uppercase_Letter" | "Titlecase_Letter") {
+            return Some('A');
+        }
+        Some(match name.chars().next()? {
+            'N' => '0',
+            'Z' => ' ',
+            'P' => '.',
+            'S' => '+',
+            _ => 'a',
+        })
     }
 
     /// The character of a code after `\x`, `\u` or `\U`: `digits` hexadecimal digits, or any
@@ -414,6 +445,16 @@ mod tests {
         let key = r"^-----BEGIN [A-Z ]+-----\r?\n[A-Za-z0-9+/=\x0A\x{0D}]+\r?\n-----END [A-Z ]+-----\s*$";
         assert_eq!(sample(key, 0, 4096).as_deref(), Some("-----BEGIN A-----\nA\n-----END A-----"));
         assert_eq!(sample(r"^\u{41}\U00000042$", 0, 10).as_deref(), Some("AB"));
+    }
+
+    #[test]
+    fn unicode_classes_get_a_sample_of_their_category() {
+        // AWS's tag keys and values (lookoutvision's `TagKey`, 1 to 128 characters): dropped
+        // with gap `patterns` before, so a value of a control character was accepted.
+        let tag = r"^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$";
+        assert_eq!(sample(tag, 1, 128).as_deref(), Some("a"));
+        assert_eq!(sample(r"^\pN{3}\p{Zs}\p{Lu}$", 0, 10).as_deref(), Some("000 A"));
+        assert_eq!(sample(r"^\P{L}$", 0, 10), None, "a negated class is not walked");
     }
 
     #[test]
