@@ -278,7 +278,7 @@ for id in "${ids[@]}"; do
   "$bin/$id-serve" 0 >"$work/$id.serve.log" 2>&1 &
   serve_pid=$!
   for _ in $(seq 100); do
-    grep -q '^listening on ' "$work/$id.serve.log" && break
+    grep -qs '^listening on ' "$work/$id.serve.log" && break
     kill -0 "$serve_pid" 2>/dev/null || break
     sleep 0.1
   done
