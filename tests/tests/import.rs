@@ -1839,7 +1839,7 @@ fn pagination_is_told_from_names_and_written_in_the_spec() {
     ] {
         let client = std::fs::read_to_string(dir.path().join(format!("out/client/src/{group}.rs"))).unwrap();
         assert!(client.contains("    pub fn stream("), "{group}: {client}");
-        assert!(client.contains(&format!("style: ::apigen_runtime::codegen::PageStyle::{style}")), "{group}: {client}");
+        assert!(client.contains(&format!("style: PageStyle::{style}")), "{group}: {client}");
     }
     let plain = std::fs::read_to_string(dir.path().join("out/client/src/vaults.rs")).unwrap();
     assert!(!plain.contains("pub fn stream("), "{plain}");
