@@ -213,6 +213,44 @@ impl Validator {
         }
     }
 
+    /// Number of entries of the current map within `min..=max` (OpenAPI's `minProperties`,
+    /// `maxProperties` on a map).
+    pub fn entry_count(&mut self, found: usize, min: Option<u64>, max: Option<u64>) {
+        let found = found as u64;
+        if let Some(min) = min.filter(|min| found < *min) {
+            self.fail(format!("must have at least {min} entries (found {found})"));
+        }
+        if let Some(max) = max.filter(|max| found > *max) {
+            self.fail(format!("must have at most {max} entries (found {found})"));
+        }
+    }
+
+    /// No two items of the current list are equal (OpenAPI's `uniqueItems`): each repeat is
+    /// reported at its index, naming the first item it repeats (`/tags/2`: "repeats item 0").
+    ///
+    /// Items are compared as the JSON they write, each written once and hashed, so a list of
+    /// n items costs n writes, never n² comparisons. The JSON a generated type writes is
+    /// canonical for the type (fields in declared order, map keys sorted), so equal values
+    /// write equal text; where JSON Schema's equality is looser (`-0.0` and `0.0`, a `json`
+    /// item's objects with keys in another order), a repeat may go unnoticed, never the
+    /// reverse.
+    pub fn unique<T: Serialize>(&mut self, items: &[T]) {
+        let mut first_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for (index, item) in items.iter().enumerate() {
+            // A value that does not write as JSON cannot be compared; it never is a repeat.
+            let Ok(text) = serde_json::to_string(item) else { continue };
+            match first_of.entry(text) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    let first = *first.get();
+                    self.at(&index.to_string()).fail(format!("repeats item {first}: the items must be unique"));
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(index);
+                }
+            }
+        }
+    }
+
     /// Checks each item of the current list with `check`, each reported at its index
     /// (`/tags/2`): a list's `item:` constraints.
     pub fn each<T>(&mut self, items: &[T], mut check: impl FnMut(&mut Validator, &T)) {

@@ -180,6 +180,53 @@ async fn each_value_of_a_map_is_checked_against_its_constraints_and_named_by_its
 }
 
 #[tokio::test]
+async fn a_maps_entries_are_counted_and_named_in_the_refusal() {
+    // `scores: map<integer>` with `min_items: 1, max_items: 3`: OpenAPI's `minProperties` and
+    // `maxProperties` on a map (honeycode's `RowDataInput`, AWS's tag maps).
+    let (base, _) = start().await;
+    let user = |scores: Value| json!({"email": "ada@example.com", "password": "correct-horse", "scores": scores});
+    let refusal = |message: &str| {
+        json!({"error": {"code": 400, "message": "the request is invalid", "violations": [
+            {"path": "/scores", "message": message}
+        ]}})
+    };
+    let (status, body) = raw(&base, "POST", "/users", Some(user(json!({})))).await;
+    assert_eq!((status, body), (400, refusal("must have at least 1 entries (found 0)")));
+    let four = json!({"a": 1, "b": 2, "c": 3, "d": 4});
+    let (status, body) = raw(&base, "POST", "/users", Some(user(four))).await;
+    assert_eq!((status, body), (400, refusal("must have at most 3 entries (found 4)")));
+    assert_eq!(raw(&base, "POST", "/users", Some(user(json!({"a": 1, "b": 2, "c": 3})))).await.0, 201);
+    let openapi: Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/generated/composition/openapi.json").unwrap()).unwrap();
+    let scores = &openapi["components"]["schemas"]["User"]["properties"]["scores"];
+    assert_eq!((&scores["minProperties"], &scores["maxProperties"]), (&json!(1), &json!(3)));
+    // The samples hold an entry: the client's and the mock's bodies satisfy `minProperties`.
+    let example = &openapi["paths"]["/users"]["post"]["requestBody"]["content"]["application/json"]["example"];
+    assert_eq!(example["scores"], json!({"key": 1}));
+}
+
+#[tokio::test]
+async fn a_repeated_item_of_a_unique_list_is_refused_by_its_index() {
+    // `topics: list<string>` with `unique_items: true` (OpenAPI's `uniqueItems`, SendGrid's
+    // categories): each repeat is named at its index, with the item it repeats.
+    let (base, _) = start().await;
+    let user = |topics: Value| json!({"email": "ada@example.com", "password": "correct-horse", "topics": topics});
+    let (status, body) = raw(&base, "POST", "/users", Some(user(json!(["a", "b", "a", "c", "b"])))).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        json!({"error": {"code": 400, "message": "the request is invalid", "violations": [
+            {"path": "/topics/2", "message": "repeats item 0: the items must be unique"},
+            {"path": "/topics/4", "message": "repeats item 1: the items must be unique"}
+        ]}})
+    );
+    assert_eq!(raw(&base, "POST", "/users", Some(user(json!(["a", "b", "A"])))).await.0, 201);
+    let openapi: Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/generated/composition/openapi.json").unwrap()).unwrap();
+    assert_eq!(openapi["components"]["schemas"]["User"]["properties"]["topics"]["uniqueItems"], json!(true));
+}
+
+#[tokio::test]
 async fn a_string_format_is_checked_and_the_samples_have_it() {
     let (base, _) = start().await;
     let given = json!({"email": "ada at example.com", "password": "correct-horse"});
@@ -209,6 +256,8 @@ async fn the_client_never_sends_read_only_fields() {
         id: Some("user_9".into()),
         created_at: created_at(),
         labels: None,
+        scores: None,
+        topics: None,
         email: "bo@example.com".into(),
         password: Some("battery-staple".into()),
         contact: Some(EmailContact { address: "bo@example.com".into() }.into()),

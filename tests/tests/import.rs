@@ -394,8 +394,8 @@ fn a_3_0_json_document_keeps_what_the_format_holds_and_records_the_rest() {
     let (dir, report, api) = import("fixtures/openapi/petstore-3.0.json");
     assert_eq!(
         report.summary.line(),
-        "6 of 6 operations kept, 6 of 6 parameters kept, 4 types, 5 gaps; gap places: unlisted-refusals 4, path-param-names 2, \
-         error-body-by-name 1, undeclared-path-params 1, unique-items 1"
+        "6 of 6 operations kept, 6 of 6 parameters kept, 4 types, 4 gaps; gap places: unlisted-refusals 4, path-param-names 2, \
+         error-body-by-name 1, undeclared-path-params 1"
     );
     let ops: Vec<String> = apigen::listing::operations(&api);
     assert_eq!(
@@ -722,6 +722,45 @@ fn an_optional_field_typed_json_is_left_out_of_samples() {
     let op = api.operations.iter().find(|op| op.name == "getChoice").unwrap();
     let answer = apigen::model::sample::of_response(&api, op).unwrap();
     assert_eq!(answer, serde_json::json!({"desc": "desc"}));
+}
+
+#[test]
+fn property_counts_of_maps_and_unique_items_are_kept() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Counts", "version": "1"},
+        "paths": {},
+        "components": {"schemas": {
+            // honeycode's RowDataInput: a map of one to 100 entries.
+            "Row": {"type": "object", "minProperties": 1, "maxProperties": 100,
+                "additionalProperties": {"type": "string", "maxLength": 5}},
+            "Mail": {"type": "object", "required": ["rows", "categories", "tags", "emails", "meta"], "properties": {
+                "rows": {"$ref": "#/components/schemas/Row"},
+                // SendGrid's categories: unique strings.
+                "categories": {"type": "array", "uniqueItems": true, "items": {"type": "string"}},
+                // `minProperties: 0` says nothing.
+                "tags": {"type": "object", "minProperties": 0, "additionalProperties": {"type": "string"}},
+                // Several unique items asked for: apigen's samples repeat one item, so the gap stays.
+                "emails": {"type": "array", "uniqueItems": true, "minItems": 2, "items": {"type": "string"}},
+                // An object of properties cannot count them: the gap stays.
+                "meta": {"type": "object", "maxProperties": 3, "properties": {"a": {"type": "string"}}}
+            }}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "counts.json").unwrap();
+    let schemas = written(&imported, Some("schemas.yaml"));
+    assert!(schemas.contains("min_items: 1\n        max_items: 100\n"), "{schemas}");
+    assert!(schemas.contains("categories: { type: list<string>, unique_items: true }"), "{schemas}");
+    assert_eq!(schemas.matches("unique_items").count(), 1, "{schemas}");
+    assert_eq!(schemas.matches("min_items: 0").count(), 0, "{schemas}");
+    let line = imported.summary.line();
+    assert!(line.contains("property-counts 1") && line.contains("unique-items 1"), "{line}");
+    let api = lint_imported(&imported, "the counts do not lint");
+    let TypeKind::Object(mail) = &api.ty("Mail").kind else { panic!("Mail is an object") };
+    let rows = mail.fields.iter().find(|f| f.wire == "rows").unwrap();
+    assert_eq!((rows.constraints.min_items, rows.constraints.max_items), (Some(1), Some(100)), "{rows:?}");
+    let categories = mail.fields.iter().find(|f| f.wire == "categories").unwrap();
+    assert!(categories.constraints.unique_items);
 }
 
 #[test]

@@ -956,6 +956,9 @@ fn constraint_direction(old: &Constraints, new: &Constraints) -> Direction {
         d.tightened |= new.exact_items.is_some();
         d.loosened |= old.exact_items.is_some();
     }
+    // Unique items required refuse the repeats they took; no longer required, take them.
+    d.tightened |= new.unique_items && !old.unique_items;
+    d.loosened |= old.unique_items && !new.unique_items;
     if old.format != new.format {
         // A format added refuses what it refused not; one removed accepts what it refused.
         d.tightened |= new.format.is_some();

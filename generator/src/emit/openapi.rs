@@ -916,6 +916,8 @@ fn nullable(schema: Value) -> Value {
 
 fn add_constraints(schema: &mut Value, c: &Constraints) {
     let Value::Object(map) = schema else { return };
+    // A map (an object of `additionalProperties`) counts its entries as properties.
+    let map_schema = map.contains_key("additionalProperties") && !map.contains_key("items");
     let mut put = |key: &str, value: Option<Value>| {
         if let Some(value) = value {
             map.insert(key.to_owned(), value);
@@ -927,8 +929,10 @@ fn add_constraints(schema: &mut Value, c: &Constraints) {
     put("format", c.format.map(|f| Value::from(f.as_str())));
     put("minimum", c.minimum.clone().map(Value::Number));
     put("maximum", c.maximum.clone().map(Value::Number));
-    put("minItems", c.exact_items.or(c.min_items).map(Value::from));
-    put("maxItems", c.exact_items.or(c.max_items).map(Value::from));
+    let (min_key, max_key) = if map_schema { ("minProperties", "maxProperties") } else { ("minItems", "maxItems") };
+    put(min_key, c.exact_items.or(c.min_items).map(Value::from));
+    put(max_key, c.exact_items.or(c.max_items).map(Value::from));
+    put("uniqueItems", c.unique_items.then_some(Value::Bool(true)));
     // A list's item constraints go on its `items`, a map's on its `additionalProperties`.
     if let Some(item) = &c.item
         && let Some(items) = map.get_mut(if map.contains_key("items") { "items" } else { "additionalProperties" })

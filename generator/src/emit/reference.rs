@@ -285,7 +285,7 @@ fn param_view(p: &crate::model::Param) -> ParamView {
         ty: type_link(&p.ty),
         required: if p.required { "yes" } else { "no" },
         default: p.default.as_ref().map(|d| format!("`{d}`")).unwrap_or_default(),
-        constraints: table_cell(&describe_constraints(&p.constraints).unwrap_or_default()),
+        constraints: table_cell(&describe_constraints(&p.ty, &p.constraints).unwrap_or_default()),
         description: table_cell(&format!(
             "{}{}{}",
             p.description.clone().unwrap_or_default(),
@@ -445,7 +445,7 @@ fn field_view(field: &Field, owner: &TypeDef) -> FieldView {
         name: field.wire.clone(),
         ty: type_link(&field.ty),
         presence,
-        constraints: table_cell(&describe_constraints(&field.constraints).unwrap_or_default()),
+        constraints: table_cell(&describe_constraints(&field.ty, &field.constraints).unwrap_or_default()),
         description: table_cell(&description),
     }
 }

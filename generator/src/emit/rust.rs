@@ -322,7 +322,14 @@ pub fn constraint_checks(
     }
     if c.min_items.is_some() || c.max_items.is_some() || c.exact_items.is_some() {
         let (min, max, exact) = (option_u64(c.min_items), option_u64(c.max_items), option_u64(c.exact_items));
-        checks.push(quote! { __v.item_count(__value.len(), #min, #max, #exact); });
+        checks.push(if matches!(ty, TypeRef::Map(_)) {
+            quote! { __v.entry_count(__value.len(), #min, #max); }
+        } else {
+            quote! { __v.item_count(__value.len(), #min, #max, #exact); }
+        });
+    }
+    if c.unique_items {
+        checks.push(quote! { __v.unique(__value); });
     }
     if let (Some(item), TypeRef::List(inner) | TypeRef::Map(inner)) = (&c.item, ty) {
         let item_checks = constraint_checks(inner, item, false, patterns);

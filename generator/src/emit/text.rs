@@ -3,7 +3,7 @@
 
 use super::Options;
 use super::escape::one_line;
-use crate::model::{Api, Constraints, Operation, ResponseBody};
+use crate::model::{Api, Constraints, Operation, ResponseBody, TypeRef};
 
 /// The one-line header every generated file starts with, in the comment syntax given.
 pub fn header_text(api: &Api, options: &Options) -> String {
@@ -24,8 +24,9 @@ pub fn statuses_text(op: &Operation) -> String {
     format!("{status} (or {})", others.join(", "))
 }
 
-/// The constraints in words, for doc comments (`at most 50 characters; pattern ...`).
-pub fn describe_constraints(c: &Constraints) -> Option<String> {
+/// The constraints on a value of type `ty` in words, for doc comments (`at most 50
+/// characters; pattern ...`).
+pub fn describe_constraints(ty: &TypeRef, c: &Constraints) -> Option<String> {
     let mut parts = Vec::new();
     match (c.min_length, c.max_length) {
         (Some(min), Some(max)) => parts.push(format!("{min} to {max} characters")),
@@ -48,11 +49,16 @@ pub fn describe_constraints(c: &Constraints) -> Option<String> {
     if let Some(exact) = c.exact_items {
         parts.push(format!("exactly {exact} items"));
     }
+    // A map counts its entries.
+    let items = if matches!(ty, TypeRef::Map(_)) { "entries" } else { "items" };
     match (c.min_items, c.max_items) {
-        (Some(min), Some(max)) => parts.push(format!("{min} to {max} items")),
-        (Some(min), None) => parts.push(format!("at least {min} items")),
-        (None, Some(max)) => parts.push(format!("at most {max} items")),
+        (Some(min), Some(max)) => parts.push(format!("{min} to {max} {items}")),
+        (Some(min), None) => parts.push(format!("at least {min} {items}")),
+        (None, Some(max)) => parts.push(format!("at most {max} {items}")),
         (None, None) => {}
+    }
+    if c.unique_items {
+        parts.push("items unique".to_owned());
     }
     (!parts.is_empty()).then(|| parts.join("; "))
 }

@@ -985,7 +985,7 @@ fn field_doc(field: &Field, owner: &TypeDef) -> String {
         Access::WriteOnly if field.optional => notes.push("Write-only: sent, never answered.".to_owned()),
         Access::WriteOnly => notes.push("Write-only: required in requests, never answered.".to_owned()),
     }
-    if let Some(constraints) = describe_constraints(&field.constraints) {
+    if let Some(constraints) = describe_constraints(&field.ty, &field.constraints) {
         notes.push(format!("Constraints: {constraints}."));
     }
     if let Some(default) = &field.default {

@@ -145,8 +145,8 @@ kinds! {
     UNSUPPORTED_KEYWORD = "schema-keywords", "Schema keywords the format has no word for: `not`, `patternProperties`, `if`/`then`/`else`, `dependentSchemas`, `propertyNames`, `prefixItems`, `contains`.",
         "Left out: values are not checked against them.";
     MULTIPLE_OF = "multiple-of", "`multipleOf` constraints.", "Left out: not checked.";
-    UNIQUE_ITEMS = "unique-items", "`uniqueItems` constraints.", "Left out: duplicates are not refused.";
-    PROPERTY_COUNT = "property-counts", "`minProperties` and `maxProperties` constraints.", "Left out: not checked.";
+    UNIQUE_ITEMS = "unique-items", "`uniqueItems` on a list asking for more than one item (`minItems: 2`): apigen's samples repeat one invented item. (Other lists keep it as `unique_items`.)", "Left out: duplicates are not refused.";
+    PROPERTY_COUNT = "property-counts", "`minProperties` and `maxProperties` on an object of `properties`: the format does not count a struct's fields. (A map's are its `min_items`, `max_items`.)", "Left out: not checked.";
     EXCLUSIVE_BOUND = "exclusive-bounds", "Exclusive bounds of numbers (the format's ranges are inclusive).",
         "Left out (for integers they become the inclusive bound next to them, which loses nothing).";
     NUMBER_AS_INTEGER = "number-as-integer", "A `number` with an integer format (`int32`, `int64`), a format OpenAPI defines for `integer`: Prism reads it as an integer and refuses a fraction, a validator ignoring the format (schemathesis) takes one.",

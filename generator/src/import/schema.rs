@@ -640,12 +640,18 @@ impl Importer<'_> {
                 }
             }
         }
-        if map.get("uniqueItems") == Some(&Value::Bool(true)) {
-            typed.gap(self.built.gaps.note(gaps::UNIQUE_ITEMS, &at.pointer));
-        }
         // A sample of one item (for item constraints) repeated to the count the list asks.
         let wanted = typed.constraints.iter().find(|(k, _)| matches!(*k, "exact_items" | "min_items"));
         let wanted = wanted.and_then(|(_, v)| v.as_u64()).unwrap_or(1);
+        if map.get("uniqueItems") == Some(&Value::Bool(true)) {
+            // apigen's samples repeat one invented item: a list asking for several unique ones
+            // would need the document's own sample.
+            if wanted <= 1 {
+                typed.constraints.push(("unique_items", json!(true)));
+            } else {
+                typed.gap(self.built.gaps.note(gaps::UNIQUE_ITEMS, &at.pointer));
+            }
+        }
         if let Some(Value::Array(items)) = &typed.sample
             && let [one] = items.as_slice()
             && wanted > 1
@@ -701,14 +707,42 @@ impl Importer<'_> {
         typed
     }
 
+    /// `minProperties` and `maxProperties`: the entry counts of a map (`min_items`,
+    /// `max_items`), `None` when the document gives neither (or only `minProperties: 0`). An
+    /// object of properties cannot say them (gap `property-counts`).
+    fn property_counts(
+        &mut self,
+        map: &Map<String, Value>,
+        is_map: bool,
+        at: &At,
+    ) -> Option<(Option<u64>, Option<u64>)> {
+        let min = self.count(map, "minProperties", at).filter(|&n| n > 0);
+        let max = self.count(map, "maxProperties", at);
+        if min.is_none() && max.is_none() {
+            return None;
+        }
+        match (min, max) {
+            (Some(lo), Some(hi)) if lo > hi => {
+                self.built.gaps.note(gaps::CONTRADICTORY, &at.pointer);
+                None
+            }
+            _ if !is_map => {
+                self.built.gaps.note(gaps::PROPERTY_COUNT, &at.pointer);
+                None
+            }
+            // apigen invents samples of at most MAX_ITEMS entries; a map asking for more is
+            // left unchecked rather than unsampled.
+            (Some(lo), _) if lo > crate::model::sample::MAX_ITEMS => {
+                self.built.gaps.note(gaps::LARGE_SAMPLE, &at.pointer);
+                None
+            }
+            counts => Some(counts),
+        }
+    }
+
     fn object(&mut self, map: &Map<String, Value>, at: &At) -> Typed {
         if map.contains_key("discriminator") {
             self.built.gaps.note(gaps::POLYMORPHIC_BASE, &at.pointer);
-        }
-        for key in ["minProperties", "maxProperties"] {
-            if map.contains_key(key) {
-                self.built.gaps.note(gaps::PROPERTY_COUNT, &at.pointer);
-            }
         }
         let properties = match map.get("properties") {
             Some(Value::Object(p)) => Some(p),
@@ -719,8 +753,10 @@ impl Importer<'_> {
             None => None,
         };
         let additional = map.get("additionalProperties");
+        let is_map = properties.is_none_or(|p| p.is_empty()) && additional != Some(&Value::Bool(false));
+        let counts = self.property_counts(map, is_map, at);
         if properties.is_none_or(|p| p.is_empty()) {
-            return match additional {
+            let mut typed = match additional {
                 Some(Value::Bool(false)) => {
                     let name = self.claim_type(&at.name);
                     Typed {
@@ -738,6 +774,10 @@ impl Importer<'_> {
                 }
                 _ => Typed::of(Expr::Map(Box::new(Expr::Json))),
             };
+            if let (Expr::Map(_), Some((min, max))) = (&typed.expr, counts) {
+                count_entries(&mut typed, min, max);
+            }
+            return typed;
         }
         let name = self.claim_type(&at.name);
         let fields = self.fields(&name, map, properties.into_iter().flatten(), at);
@@ -1126,8 +1166,14 @@ impl Importer<'_> {
                     && check("min_items").and_then(Value::as_u64).is_none_or(|n| count >= n)
                     && check("max_items").and_then(Value::as_u64).is_none_or(|n| count <= n)
                     && items.iter().all(|item| self.fits(item, &typed.item()))
+                    && (check("unique_items").is_none() || (1..items.len()).all(|i| !items[..i].contains(&items[i])))
             }
-            (Expr::Map(_), Value::Object(values)) => values.values().all(|value| self.fits(value, &typed.item())),
+            (Expr::Map(_), Value::Object(values)) => {
+                let count = values.len() as u64;
+                check("min_items").and_then(Value::as_u64).is_none_or(|n| count >= n)
+                    && check("max_items").and_then(Value::as_u64).is_none_or(|n| count <= n)
+                    && values.values().all(|value| self.fits(value, &typed.item()))
+            }
             // Any JSON: the document's example of a shape the format cannot type.
             (Expr::Json, _) => true,
             _ => false,
@@ -1364,6 +1410,27 @@ pub(super) fn list_or_map_sample(importer: &Importer<'_>, typed: &super::typed::
 /// of a list or the values of a map (`additionalProperties`: AWS's tag maps) that are texts or
 /// numbers, constrained as a text or a number is (lengths, pattern, format, bounds). `None`
 /// otherwise (gap `item-constraints`).
+/// A map's entry counts as its `min_items` and `max_items`; its sample (one entry made to fit
+/// its values' constraints) repeated under other keys to the count asked.
+fn count_entries(typed: &mut Typed, min: Option<u64>, max: Option<u64>) {
+    if let Some(lo) = min {
+        typed.constraints.push(("min_items", json!(lo)));
+    }
+    if let Some(hi) = max {
+        typed.constraints.push(("max_items", json!(hi)));
+    }
+    if max == Some(0) {
+        typed.sample = Some(json!({}));
+    }
+    if let Some(Value::Object(entries)) = &mut typed.sample
+        && let Some(one) = entries.values().next().cloned()
+    {
+        for n in (entries.len() as u64 + 1)..=min.unwrap_or(0) {
+            entries.insert(format!("key{n}"), one.clone());
+        }
+    }
+}
+
 fn item_constraints(inner: &Typed) -> Option<Value> {
     const ITEM_KEYS: [&str; 6] = ["min_length", "max_length", "pattern", "format", "minimum", "maximum"];
     let scalar = matches!(inner.expr, Expr::Scalar("string" | "url" | "integer" | "number"));

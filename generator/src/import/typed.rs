@@ -143,6 +143,7 @@ impl Typed {
             min_items: count("min_items"),
             max_items: count("max_items"),
             exact_items: count("exact_items"),
+            unique_items: find("unique_items") == Some(&Value::Bool(true)),
             item: None,
         }
     }

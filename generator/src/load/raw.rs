@@ -487,12 +487,15 @@ pub struct RawField {
     pub minimum: Option<serde_json::Number>,
     /// Largest allowed number.
     pub maximum: Option<serde_json::Number>,
-    /// Fewest list items.
+    /// Fewest list items (or map entries).
     pub min_items: Option<u64>,
-    /// Most list items.
+    /// Most list items (or map entries).
     pub max_items: Option<u64>,
     /// Exact number of list items.
     pub exact_items: Option<u64>,
+    /// No two items of the list are equal (OpenAPI's `uniqueItems`).
+    #[serde(default)]
+    pub unique_items: bool,
     /// Constraints on each item of a list.
     pub item: Option<RawItemConstraints>,
     /// Carries a secret: redacted in `Debug` and logs.

@@ -722,9 +722,12 @@ impl Lowerer<'_> {
             min_items: raw.min_items,
             max_items: raw.max_items,
             exact_items: raw.exact_items,
+            unique_items: raw.unique_items,
             item: raw.item.as_ref().and_then(|item| self.lower_item_constraints(item, ty, origin)),
         };
         let is_list = matches!(ty, TypeRef::List(_));
+        // A map counts its entries as a list its items (OpenAPI's `minProperties`).
+        let counted = is_list || matches!(ty, TypeRef::Map(_));
         // Lengths and patterns check text: a date-time is checked as a date-time instead.
         let stringy = matches!(ty, TypeRef::String | TypeRef::Url) || self.is_string_enum(ty);
         let applies = [
@@ -734,9 +737,10 @@ impl Lowerer<'_> {
             ("format", c.format.is_some(), stringy, "strings"),
             ("minimum", c.minimum.is_some(), ty.is_numeric(), "numbers"),
             ("maximum", c.maximum.is_some(), ty.is_numeric(), "numbers"),
-            ("min_items", c.min_items.is_some(), is_list, "lists"),
-            ("max_items", c.max_items.is_some(), is_list, "lists"),
+            ("min_items", c.min_items.is_some(), counted, "lists and maps"),
+            ("max_items", c.max_items.is_some(), counted, "lists and maps"),
             ("exact_items", c.exact_items.is_some(), is_list, "lists"),
+            ("unique_items", c.unique_items, is_list, "lists"),
         ];
         // A named type lowered later (an inline enumeration of a later file) is checked then.
         let later = match ty {
@@ -864,6 +868,14 @@ impl Lowerer<'_> {
     /// docs without making them large too: above these bounds the spec gives the sample.
     pub(super) fn check_sample_size(&mut self, constraints: &Constraints, origin: &Origin) {
         let items = constraints.exact_items.or(constraints.min_items).unwrap_or(0);
+        // The samples repeat one invented item; unique items are told apart only by a sample.
+        if constraints.unique_items && items > 1 {
+            let key = if constraints.exact_items.is_some() { "exact_items" } else { "min_items" };
+            let at = self.at(&origin.key(key));
+            self.diags
+                .error(at, format!("a list of at least {items} unique items needs a `sample`"))
+                .hint("apigen invents one item and repeats it, which `unique_items` refuses; give the list's sample");
+        }
         if items > sample::MAX_ITEMS {
             let key = if constraints.exact_items.is_some() { "exact_items" } else { "min_items" };
             let at = self.at(&origin.key(key));

@@ -30,6 +30,7 @@ impl ValueChecker<'_> {
             (TypeRef::Boolean, Value::Bool(_)) => Ok(()),
             (TypeRef::List(inner), Value::Array(items)) => {
                 check_items(items.len(), c, &here)?;
+                check_unique(items, c, &here)?;
                 let item_constraints = c.item.as_deref().cloned().unwrap_or_default();
                 for (i, item) in items.iter().enumerate() {
                     self.check(item, inner, &item_constraints, &format!("{at}/{i}"))?;
@@ -37,6 +38,7 @@ impl ValueChecker<'_> {
                 Ok(())
             }
             (TypeRef::Map(inner), Value::Object(map)) => {
+                check_items(map.len(), c, &here)?;
                 let value_constraints = c.item.as_deref().cloned().unwrap_or_default();
                 for (key, item) in map {
                     self.check(item, inner, &value_constraints, &format!("{at}/{key}"))?;
@@ -167,6 +169,16 @@ pub(super) fn check_items(len: usize, c: &Constraints, here: &str) -> Result<(),
         && c.max_items.is_none_or(|m| len <= m)
         && c.exact_items.is_none_or(|m| len == m);
     if fits { Ok(()) } else { Err(format!("{len} items do not fit the item count{here}")) }
+}
+
+/// A list of `unique_items` repeats no item.
+fn check_unique(items: &[Value], c: &Constraints, here: &str) -> Result<(), String> {
+    let repeat =
+        (1..items.len()).find_map(|i| items[..i].iter().position(|seen| *seen == items[i]).map(|first| (first, i)));
+    match repeat.filter(|_| c.unique_items) {
+        Some((first, i)) => Err(format!("item {i} repeats item {first}, and the items must be unique{here}")),
+        None => Ok(()),
+    }
 }
 
 /// `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`, the form RFC 3339 gives.

@@ -472,12 +472,14 @@ pub struct Constraints {
     pub minimum: Option<Number>,
     /// Largest number.
     pub maximum: Option<Number>,
-    /// Fewest items.
+    /// Fewest items (a map's entries).
     pub min_items: Option<u64>,
-    /// Most items.
+    /// Most items (a map's entries).
     pub max_items: Option<u64>,
     /// Exact item count.
     pub exact_items: Option<u64>,
+    /// No two items of a list are equal (compared as the JSON they write).
+    pub unique_items: bool,
     /// Constraints on each item of a list (lengths, pattern, format, bounds).
     pub item: Option<Box<Constraints>>,
 }

@@ -297,7 +297,12 @@ impl Sampler<'_> {
                 if (depth < MAX_DEPTH || self.is_scalar(inner)) && **inner != TypeRef::Json {
                     let value =
                         self.value(inner, c.item.as_deref().unwrap_or(&Constraints::default()), hint, depth + 1);
-                    map.insert("key".into(), value);
+                    // As many entries as `min_items` asks (`key`, `key2`, ...), else one.
+                    let count = c.min_items.unwrap_or(1).max(1).min(c.max_items.unwrap_or(u64::MAX)).min(MAX_ITEMS);
+                    for n in 1..=count {
+                        let key = if n == 1 { "key".to_owned() } else { format!("key{n}") };
+                        map.insert(key, value.clone());
+                    }
                 }
                 Value::Object(map)
             }

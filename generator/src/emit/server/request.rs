@@ -560,7 +560,7 @@ fn param_doc(param: &Param) -> String {
         param.wire,
         if param.required && param.location != ParamIn::Path { ", required" } else { "" }
     )];
-    if let Some(c) = describe_constraints(&param.constraints) {
+    if let Some(c) = describe_constraints(&param.ty, &param.constraints) {
         notes.push(format!("Constraints: {c}."));
     }
     if let Some(default) = &param.default {
