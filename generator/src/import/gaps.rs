@@ -150,7 +150,7 @@ kinds! {
     EXCLUSIVE_BOUND = "exclusive-bounds", "Exclusive bounds of numbers (the format's ranges are inclusive).",
         "Left out (for integers they become the inclusive bound next to them, which loses nothing).";
     NUMBER_AS_INTEGER = "number-as-integer", "A `number` with an integer format (`int32`, `int64`), a format OpenAPI defines for `integer`: Prism reads it as an integer and refuses a fraction, a validator ignoring the format (schemathesis) takes one.",
-        "An integer: the router refuses a fraction, the client sends none.";
+        "A number, as JSON Schema reads it: the router takes a fraction (and no range from the format); the samples, which the client sends, are whole numbers, which both readings take.";
     CONTRADICTORY = "contradictory-constraints", "Constraints no value satisfies (a minimum above the maximum), constraints that do not apply to the type (a length on a number), or bounds that are not whole numbers for integers.",
         "Left out.";
     PATTERN = "patterns", "Patterns the format cannot hold: read neither by the regex crate nor by a backtracking engine (look-around and back references are read), or given without an example that matches (the format needs a sample for each pattern).",

@@ -535,12 +535,16 @@ impl Importer<'_> {
     }
 
     fn number(&mut self, ty: &str, map: &Map<String, Value>, at: &At) -> Typed {
-        // `type: number` with an integer format (`int32`, `int64`): an integer, as every
-        // validator of the format reads it.
+        // `type: number` with an integer format (`int32`, `int64`), a format OpenAPI defines
+        // for integers: a number, as JSON Schema reads it (schemathesis sends `251.66` and
+        // `99.0` as valid), sampled as a whole number, which Prism (reading the format as an
+        // integer's and refusing a fraction) takes too. The format's range is not a bound:
+        // JSON Schema gives a number's format no range either.
         let format = map.get("format").and_then(Value::as_str);
-        let integer = ty == "integer" || format.is_some_and(|f| f == "int64" || format_range(f).is_some());
+        let integer = ty == "integer";
+        let whole_format = ty == "number" && format.is_some_and(|f| f == "int64" || format_range(f).is_some());
         let mut typed = Typed::of(Expr::Scalar(if integer { "integer" } else { "number" }));
-        if integer && ty == "number" {
+        if whole_format {
             typed.gap(self.built.gaps.note(gaps::NUMBER_AS_INTEGER, &at.pointer));
         }
         let bound = |key: &str, exclusive: &str, step: i64, this: &mut Self, typed: &mut Typed| -> Option<f64> {
@@ -593,6 +597,9 @@ impl Importer<'_> {
         }
         if map.contains_key("multipleOf") {
             typed.gap(self.built.gaps.note(gaps::MULTIPLE_OF, &at.pointer));
+        }
+        if whole_format {
+            typed.sample = whole_sample(min, max);
         }
         typed
     }
@@ -1410,6 +1417,14 @@ pub(super) fn list_or_map_sample(importer: &Importer<'_>, typed: &super::typed::
 /// of a list or the values of a map (`additionalProperties`: AWS's tag maps) that are texts or
 /// numbers, constrained as a text or a number is (lengths, pattern, format, bounds). `None`
 /// otherwise (gap `item-constraints`).
+/// The whole number nearest 1 within `min..=max` (`None` when the range holds none): the sample
+/// of a `number` whose format says it is whole.
+fn whole_sample(min: Option<f64>, max: Option<f64>) -> Option<Value> {
+    let (lo, hi) = (min.map_or(f64::MIN, f64::ceil), max.map_or(f64::MAX, f64::floor));
+    let whole = 1f64.max(lo).min(hi);
+    (lo <= hi && whole.abs() < 9.0e15).then(|| json!(whole as i64))
+}
+
 /// A map's entry counts as its `min_items` and `max_items`; its sample (one entry made to fit
 /// its values' constraints) repeated under other keys to the count asked.
 fn count_entries(typed: &mut Typed, min: Option<u64>, max: Option<u64>) {
