@@ -764,6 +764,34 @@ fn property_counts_of_maps_and_unique_items_are_kept() {
 }
 
 #[test]
+fn a_nullable_enumeration_not_listing_null_is_optional_without_null_and_required_with_it() {
+    // telnyx's EncryptedMedia: `nullable: true` beside an `enum` without `null`, which OpenAPI
+    // 3.0.3 lets the enumeration refuse.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Media", "version": "1"},
+        "paths": {},
+        "components": {"schemas": {
+            "EncryptedMedia": {"type": "string", "nullable": true, "enum": ["SRTP", "ZRTP"]},
+            "Connection": {"type": "object", "required": ["kept"], "properties": {
+                "encrypted_media": {"$ref": "#/components/schemas/EncryptedMedia"},
+                "routing": {"type": "string", "nullable": true, "enum": ["sequential", "round-robin"]},
+                "listed": {"type": "string", "nullable": true, "enum": ["a", "b", null]},
+                "kept": {"$ref": "#/components/schemas/EncryptedMedia"}
+            }}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "media.json").unwrap();
+    let api = lint_imported(&imported, "the enumerations do not lint");
+    let TypeKind::Object(connection) = &api.ty("Connection").kind else { panic!("Connection is an object") };
+    let nullable = |wire: &str| connection.fields.iter().find(|f| f.wire == wire).unwrap().nullable;
+    // Optional: `null` refused in requests, read as absent in answers (the client is lenient).
+    assert!(!nullable("encrypted_media") && !nullable("routing"));
+    // Listed, or required (a `null` answer could not be read otherwise): nullable.
+    assert!(nullable("listed") && nullable("kept"));
+}
+
+#[test]
 fn constraints_on_list_items_are_kept_as_the_lists_item_constraints() {
     let doc = serde_json::json!({
         "openapi": "3.0.0",

@@ -904,6 +904,15 @@ impl Importer<'_> {
     fn field(&mut self, schema: &Value, required: bool, at: &At) -> Map<String, Value> {
         let mut typed = self.schema(schema, at);
         let optional = !required;
+        if optional && null_unlisted(self.doc.value, schema) {
+            // Nullable by `nullable: true` while its `enum` does not list `null`, which OpenAPI
+            // 3.0.3 lets the enumeration refuse: an optional field that is not nullable refuses
+            // `null` in requests (schemathesis sends it expecting a refusal) and reads it as
+            // absent in answers (services answer it: GitHub's `state_reason`), each direction
+            // as the document's readers do. A required one stays nullable: its `null` answers
+            // could not be read otherwise.
+            typed.nullable = false;
+        }
         if typed.constant.is_some() && (optional || typed.nullable) {
             self.constant_to_enum(&mut typed, at);
         }
@@ -1417,6 +1426,18 @@ pub(super) fn list_or_map_sample(importer: &Importer<'_>, typed: &super::typed::
 /// of a list or the values of a map (`additionalProperties`: AWS's tag maps) that are texts or
 /// numbers, constrained as a text or a number is (lengths, pattern, format, bounds). `None`
 /// otherwise (gap `item-constraints`).
+/// True when `schema` (its reference followed) is an enumeration made nullable by `nullable:
+/// true` (or 3.1's `type: [.., "null"]`) whose `enum` does not list `null`.
+fn null_unlisted(doc: &Value, schema: &Value) -> bool {
+    let Some(schema) = refs::lookup_value(doc, schema).and_then(Value::as_object) else { return false };
+    let Some(Value::Array(values)) = schema.get("enum") else { return false };
+    let null_type = match schema.get("type") {
+        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+        _ => false,
+    };
+    (schema.get("nullable") == Some(&Value::Bool(true)) || null_type) && !values.iter().any(Value::is_null)
+}
+
 /// The whole number nearest 1 within `min..=max` (`None` when the range holds none): the sample
 /// of a `number` whose format says it is whole.
 fn whole_sample(min: Option<f64>, max: Option<f64>) -> Option<Value> {
