@@ -764,6 +764,30 @@ fn property_counts_of_maps_and_unique_items_are_kept() {
 }
 
 #[test]
+fn a_map_that_may_not_be_empty_is_sampled_with_an_entry_at_any_depth() {
+    // honeycode's batchCreateTableRows: rowsToCreate[].cellsToCreate, a map of objects with
+    // `minProperties: 1`, deep enough that samples stop filling optional parts; Prism refused
+    // the client's `{}`.
+    let object = |name: &str, inner: serde_json::Value| serde_json::json!({"type": "object", "required": [name], "properties": {name: inner}});
+    let cells = serde_json::json!({"type": "object", "minProperties": 1,
+        "additionalProperties": {"$ref": "#/components/schemas/Cell"}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Rows", "version": "1"},
+        "paths": {},
+        "components": {"schemas": {
+            "Cell": {"type": "object", "properties": {"fact": {"type": "string"}}},
+            "Batch": object("a", object("b", object("c", object("d", object("cells", cells)))))
+        }}
+    });
+    let imported = apigen::import::import(&doc, "rows.json").unwrap();
+    let api = lint_imported(&imported, "the rows do not lint");
+    let sample = apigen::model::sample::of_type(&api, "Batch");
+    let cells = &sample["a"]["b"]["c"]["d"]["cells"];
+    assert!(cells.as_object().is_some_and(|cells| cells.len() == 1), "{sample}");
+}
+
+#[test]
 fn a_nullable_enumeration_not_listing_null_is_optional_without_null_and_required_with_it() {
     // telnyx's EncryptedMedia: `nullable: true` beside an `enum` without `null`, which OpenAPI
     // 3.0.3 lets the enumeration refuse.

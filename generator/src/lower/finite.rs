@@ -103,14 +103,14 @@ fn needs_of(def: &TypeDef) -> Needs {
 }
 
 /// The named type a value of this field must contain, if any: a required, non-nullable field
-/// of a named type, or of a list of one that may not be empty.
+/// of a named type, or of a list or map of one that may not be empty.
 fn required_part(field: &Field) -> Option<String> {
     if field.optional || field.nullable || field.constant.is_some() {
         return None;
     }
     match &field.ty {
         TypeRef::Named(name) => Some(name.clone()),
-        TypeRef::List(inner) => {
+        TypeRef::List(inner) | TypeRef::Map(inner) => {
             let non_empty = field.constraints.exact_items.or(field.constraints.min_items).unwrap_or(0) > 0;
             match inner.as_ref() {
                 TypeRef::Named(name) if non_empty => Some(name.clone()),

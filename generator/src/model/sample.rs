@@ -294,7 +294,10 @@ impl Sampler<'_> {
                 let mut map = Map::new();
                 // Values of any JSON: none, as for a list of them; past the depth limit, a
                 // scalar value still (it cannot recurse, and `minProperties` may need one).
-                if (depth < MAX_DEPTH || self.is_scalar(inner)) && **inner != TypeRef::Json {
+                // A map that may not be empty (`min_items`) is filled at any depth, as a list
+                // is: lowering refuses a type that could only be filled forever.
+                let needed = c.min_items.unwrap_or(0) > 0;
+                if needed || ((depth < MAX_DEPTH || self.is_scalar(inner)) && **inner != TypeRef::Json) {
                     let value =
                         self.value(inner, c.item.as_deref().unwrap_or(&Constraints::default()), hint, depth + 1);
                     // As many entries as `min_items` asks (`key`, `key2`, ...), else one.
