@@ -70,13 +70,18 @@ use std::path::{Path, PathBuf};
 
 /// Loads and lowers the spec in `spec_dir`: the model and the warnings, or every problem.
 pub fn load(spec_dir: &Path) -> Result<(Api, Diagnostics), Diagnostics> {
-    load_timed(spec_dir, &mut phases::Phases::off())
+    load_timed(spec_dir, &mut phases::Phases::off(), &load::tree::NoTrees)
 }
 
-/// [`load`], timing its two phases.
-fn load_timed(spec_dir: &Path, phases: &mut phases::Phases) -> Result<(Api, Diagnostics), Diagnostics> {
+/// [`load`], timing its two phases, taking the parsed tree of each spec file `trees` remembers
+/// instead of parsing it ([`load::load_with`]).
+fn load_timed(
+    spec_dir: &Path,
+    phases: &mut phases::Phases,
+    trees: &dyn load::tree::Trees,
+) -> Result<(Api, Diagnostics), Diagnostics> {
     let mut diags = Diagnostics::new();
-    let spec = load::load(spec_dir, &mut diags);
+    let spec = load::load_with(spec_dir, &mut diags, trees);
     phases.end("load: spec files read and parsed (YAML)");
     if !spec.complete {
         return Err(diags); // Lowering would report references to what could not be read.
@@ -297,13 +302,17 @@ impl Generator {
     /// crates named with the crate prefix when one is set; the warnings at their levels, or
     /// every problem (a warning of a denied class is one).
     pub fn lint(&self) -> Result<(Api, Diagnostics), Diagnostics> {
-        self.lint_timed(&mut phases::Phases::off())
+        self.lint_timed(&mut phases::Phases::off(), &load::tree::NoTrees)
     }
 
-    /// [`Generator::lint`], timing its phases.
-    fn lint_timed(&self, phases: &mut phases::Phases) -> Result<(Api, Diagnostics), Diagnostics> {
+    /// [`Generator::lint`], timing its phases, taking the trees `trees` remembers.
+    fn lint_timed(
+        &self,
+        phases: &mut phases::Phases,
+        trees: &dyn load::tree::Trees,
+    ) -> Result<(Api, Diagnostics), Diagnostics> {
         self.progress.get().phase(progress::phase::SPEC, None);
-        let (mut api, warnings) = load_timed(&self.spec, phases).map_err(|diags| diags.leveled(&self.levels))?;
+        let (mut api, warnings) = load_timed(&self.spec, phases, trees).map_err(|diags| diags.leveled(&self.levels))?;
         let warnings = warnings.leveled(&self.levels);
         if warnings.has_errors() {
             return Err(warnings);
@@ -342,7 +351,10 @@ impl Generator {
             return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
         }
         phases.end("fast path refused (output hashed when the inputs matched)");
-        let (api, warnings) = self.lint_timed(&mut phases)?;
+        // The spec files unchanged since an earlier run are not parsed again (`--full`
+        // relies on nothing remembered).
+        let trees = if self.full { CacheDir::none() } else { self.cache.clone() }.trees();
+        let (api, warnings) = self.lint_timed(&mut phases, &trees)?;
         self.runtime_resolves()?;
         let options = self.options();
         let build = Build::of(&api, &options);

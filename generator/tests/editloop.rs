@@ -5,11 +5,13 @@
 //!
 //! After an edit, only the files that read what changed are built ([`files_done`]): an edit to
 //! one operation builds the files of its group and those reading every operation, and never
-//! yields other bytes than a run from an empty cache.
+//! yields other bytes than a run from an empty cache. Only the spec files edited are parsed as
+//! YAML ([`files_parsed`]); the others' trees are taken from the cache, under its seal, and
+//! decoded and located as parsed ones ([`files_read`]).
 
 use apigen::diag::{Level, Levels, Lint};
 use apigen::emit::jobs::{FilesDone, files_done};
-use apigen::load::files_parsed;
+use apigen::load::{files_parsed, files_read};
 use apigen::{CacheDir, Generator};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -57,11 +59,11 @@ impl Project {
     }
 
     /// `generate`: what it wrote, how many files it found unchanged, the warnings rendered, and
-    /// how many spec files it parsed.
+    /// how many spec files it read (the fast path reads none).
     fn generate_with(&self, generator: Generator) -> (Vec<String>, usize, String, usize) {
-        let before = files_parsed();
+        let before = files_read();
         let generated = generator.generate().unwrap();
-        (generated.report.written, generated.report.unchanged, generated.warnings.render(), files_parsed() - before)
+        (generated.report.written, generated.report.unchanged, generated.warnings.render(), files_read() - before)
     }
 
     fn generate(&self) -> (Vec<String>, usize, String, usize) {
@@ -80,15 +82,17 @@ impl Project {
 #[test]
 fn nothing_changed_parses_no_spec_file_and_repeats_the_warnings() {
     let project = Project::new();
+    let before = files_parsed();
     let (written, _, warnings, parsed) = project.generate();
-    assert_eq!(parsed, 2, "the first run parses both spec files");
+    assert_eq!((parsed, files_parsed() - before), (2, 2), "the first run reads and parses both spec files");
     assert!(warnings.contains("type `Leftover` is taken or answered by no operation"), "{warnings}");
     let (again, unchanged, repeated, parsed) = project.generate();
-    assert_eq!(parsed, 0, "no spec file parsed");
+    assert_eq!(parsed, 0, "no spec file read");
     assert!(again.is_empty(), "{again:?}");
     assert_eq!(unchanged, written.len());
     assert_eq!(repeated, warnings, "the same warnings, rendered the same");
-    // `check` prints and compares every file: it reads the spec whatever the cache says.
+    // `check` prints and compares every file: it reads and parses the spec whatever the cache
+    // says.
     let before = files_parsed();
     assert!(project.generator().check().unwrap().drift.is_clean());
     assert_eq!(files_parsed() - before, 2);
@@ -99,13 +103,15 @@ fn a_one_byte_edit_of_a_spec_file_is_noticed() {
     let project = Project::new();
     project.generate();
     project.edit("spec/pets.yaml", |text| text.replacen("summary: Get a pet.", "summary: Get a pet!", 1));
-    let (written, _, _, parsed) = project.generate();
-    assert_eq!(parsed, 2);
+    let before = files_parsed();
+    let (written, _, _, read) = project.generate();
+    assert_eq!(read, 2, "both files read");
+    assert_eq!(files_parsed() - before, 1, "only the file edited is parsed: the other's tree is remembered");
     assert!(written.iter().any(|path| path == "client/src/pets.rs"), "{written:?}");
     let client = fs::read_to_string(project.path("generated/client/src/pets.rs")).unwrap();
     assert!(client.contains("Get a pet!"));
     assert!(project.generator().check().unwrap().drift.is_clean());
-    assert_eq!(project.generate().3, 0, "the edit is remembered: the next run parses nothing");
+    assert_eq!(project.generate().3, 0, "the edit is remembered: the next run reads nothing");
 }
 
 #[test]
@@ -144,7 +150,7 @@ fn another_setting_or_full_takes_the_full_path() {
 fn an_entry_edited_outside_apigen_is_no_entry() {
     let project = Project::new();
     project.generate();
-    let entries: Vec<PathBuf> = fs::read_dir(project.path("cache")).unwrap().map(|e| e.unwrap().path()).collect();
+    let entries = cache_entries(&project);
     assert_eq!(entries.len(), 1, "{entries:?}");
     // The remembered warnings rewritten (not sealed again): the entry reads as none.
     let text = fs::read_to_string(&entries[0]).unwrap();
@@ -153,6 +159,12 @@ fn an_entry_edited_outside_apigen_is_no_entry() {
     let (_, _, warnings, parsed) = project.generate();
     assert_eq!(parsed, 2);
     assert!(warnings.contains("`Leftover`") && !warnings.contains("Forged"), "{warnings}");
+}
+
+/// The cache's entries (one per output directory), without its store of parsed trees.
+fn cache_entries(project: &Project) -> Vec<PathBuf> {
+    let entries = fs::read_dir(project.path("cache")).unwrap().map(|e| e.unwrap().path());
+    entries.filter(|path| path.is_file()).collect()
 }
 
 /// What a `generate` did: the files written, and how many files it found unchanged without
@@ -304,7 +316,7 @@ fn a_sequence_of_edits_gives_the_bytes_of_an_empty_cache() {
 fn a_stale_entry_put_back_yields_the_bytes_of_an_empty_cache() {
     let project = Project::fixture("library");
     project.generate();
-    let entries: Vec<PathBuf> = fs::read_dir(project.path("cache")).unwrap().map(|e| e.unwrap().path()).collect();
+    let entries = cache_entries(&project);
     assert_eq!(entries.len(), 1, "{entries:?}");
     let old_entry = fs::read(&entries[0]).unwrap();
     let old_output = tree(&project.path("generated"));
@@ -328,4 +340,71 @@ fn a_stale_entry_put_back_yields_the_bytes_of_an_empty_cache() {
     assert_eq!((done.unchanged, done.reused), (0, 0), "{done:?}");
     assert!(written.iter().any(|path| path == "client/src/books.rs"), "{written:?}");
     assert!(project.generator().check().unwrap().drift.is_clean());
+}
+
+/// The trees of parsed spec files the project's cache holds.
+fn trees(project: &Project) -> Vec<PathBuf> {
+    let mut trees: Vec<PathBuf> =
+        fs::read_dir(project.path("cache/trees")).unwrap().map(|e| e.unwrap().path()).collect();
+    trees.sort();
+    trees
+}
+
+/// `generate` as it ends: its warnings or its errors rendered.
+fn rendered(generator: Generator) -> String {
+    match generator.generate() {
+        Ok(generated) => generated.warnings.render(),
+        Err(failure) => failure.to_string(),
+    }
+}
+
+#[test]
+fn a_broken_spec_lists_every_problem_with_its_line_in_files_not_parsed_again() {
+    let project = Project::fixture("library");
+    project.generate();
+    // `Author`, which books.yaml names, removed from common.yaml, and books.yaml not edited:
+    // its tree is taken from the cache, and its problems are located in its text.
+    project.edit("spec/common.yaml", |t| {
+        t.replacen(
+            "  Author:\n    description: Who wrote a book.\n    fields:\n",
+            "  Writer:\n    description: Who wrote a book.\n    fields:\n",
+            1,
+        )
+    });
+    project.edit("spec/loans.yaml", |t| t.replacen("operations:\n", "operations:\n  brokenOp: { methd: GET }\n", 1));
+    let before = files_parsed();
+    let cached = rendered(project.generator());
+    assert_eq!(files_parsed() - before, 2, "the two files edited are parsed, no other");
+    let fresh = rendered(project.generator().cache(CacheDir::none()));
+    assert_eq!(cached, fresh, "the same problems, at the same lines, as from an empty cache");
+    assert!(cached.contains("books.yaml:8:"), "located in the file not parsed again: {cached}");
+    assert!(cached.contains("unknown key `methd`") && cached.contains("loans.yaml:"), "{cached}");
+}
+
+#[test]
+fn a_tree_edited_or_renamed_in_the_cache_is_no_tree() {
+    let project = Project::fixture("library");
+    let before = files_parsed();
+    project.generate();
+    assert_eq!(files_parsed() - before, 5);
+    let stored = trees(&project);
+    assert_eq!(stored.len(), 5, "one tree per spec file: {stored:?}");
+    // Each tree's last byte before its seal flipped (not sealed again), but one; that one copied
+    // over another tree (sealed, but naming its own key inside).
+    for tree in &stored[1..] {
+        let mut bytes = fs::read(tree).unwrap();
+        let at = bytes.len() - 9;
+        bytes[at] ^= 1;
+        fs::write(tree, bytes).unwrap();
+    }
+    fs::copy(&stored[0], &stored[1]).unwrap();
+    // Another setting: not the fast path, so every spec file is read.
+    let generator = || project.generator().regenerate_command("make api");
+    let before = files_parsed();
+    generator().generate().unwrap();
+    assert_eq!(files_parsed() - before, 4, "only the intact tree is taken: the other four files are parsed");
+    assert!(generator().check().unwrap().drift.is_clean());
+    let scratch = tempfile::tempdir().unwrap();
+    generator().out(scratch.path().join("out")).cache(CacheDir::none()).generate().unwrap();
+    assert_eq!(tree(&project.path("generated")), tree(&scratch.path().join("out")), "the bytes of an empty cache");
 }

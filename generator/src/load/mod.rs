@@ -11,6 +11,7 @@ pub mod document;
 mod keys;
 pub mod locate;
 pub mod raw;
+pub mod tree;
 
 /// The JSON Schema of a spec file (draft 2020-12), for editors: `apigen schema` prints it,
 /// `init` writes it beside `apigen.toml` as [`SCHEMA_FILE`], and the spec files `init` and
@@ -132,6 +133,13 @@ impl Spec {
 /// Reads and decodes every `.yaml` file under `dir`. Problems are added to `diags`; entries
 /// that could not be decoded are left out of the result.
 pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
+    load_with(dir, diags, &tree::NoTrees)
+}
+
+/// [`load`], taking the parsed tree of each file whose text `trees` holds one for (keyed by
+/// that text: [`tree::key`]) instead of parsing it, and giving `trees` the tree of each file
+/// parsed. Every file is still read, decoded and located in its text as [`load`] does.
+pub fn load_with(dir: &Path, diags: &mut Diagnostics, trees: &dyn tree::Trees) -> Spec {
     let mut spec = Spec { complete: true, ..Spec::default() };
     let listing = crate::input::list(dir, &["yaml", "yml"]);
     for link in listing.iter().flat_map(|listing| &listing.linked_dirs) {
@@ -171,7 +179,7 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
         let text = read_spec_file(dir, &path);
         ReadFile { display: path.display().to_string(), relative, text }
     });
-    load_read(read.collect(), spec, diags)
+    load_read(read.collect(), spec, diags, trees)
 }
 
 /// The hash of what [`load`] would read below `dir`, read but not parsed: each spec file's
@@ -198,9 +206,17 @@ pub fn inputs_hash(dir: &Path) -> Option<String> {
 }
 
 thread_local! {
-    /// How many spec files [`load`] and [`load_memory`] handed to the YAML parser on this
-    /// thread: what the tests of `generate`'s fast path observe (it parses none).
+    /// How many spec files [`load`] and [`load_memory`] read and decoded on this thread: what
+    /// the tests of `generate`'s fast path observe (it reads none).
+    static FILES_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// How many of those were handed to the YAML parser (the others' trees were remembered:
+    /// [`load_with`]).
     static FILES_PARSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many spec files were read and decoded by loads started on this thread so far.
+pub fn files_read() -> usize {
+    FILES_READ.with(std::cell::Cell::get)
 }
 
 /// How many spec files were parsed as YAML by loads started on this thread so far.
@@ -228,7 +244,7 @@ pub fn load_memory(mut files: Vec<MemoryFile>, diags: &mut Diagnostics) -> Spec 
         relative: file.relative,
         text: crate::input::decode_text(file.bytes).map_err(unreadable),
     });
-    load_read(read.collect(), Spec { complete: true, ..Spec::default() }, diags)
+    load_read(read.collect(), Spec { complete: true, ..Spec::default() }, diags, &tree::NoTrees)
 }
 
 /// A spec file as read: its names, and its text or why it has none.
@@ -239,8 +255,9 @@ struct ReadFile {
 }
 
 /// Parses and decodes files read, in their order, into `spec`; refuses a spec whose files hold
-/// more than [`crate::input::MAX_SPEC_BYTES`] together.
-fn load_read(files: Vec<ReadFile>, mut spec: Spec, diags: &mut Diagnostics) -> Spec {
+/// more than [`crate::input::MAX_SPEC_BYTES`] together. A file whose tree `trees` remembers is
+/// not parsed.
+fn load_read(files: Vec<ReadFile>, mut spec: Spec, diags: &mut Diagnostics, trees: &dyn tree::Trees) -> Spec {
     let total: u64 = files.iter().filter_map(|f| f.text.as_ref().ok()).map(|t| t.len() as u64).sum();
     if total > crate::input::MAX_SPEC_BYTES {
         let first = files.first().map(|f| f.display.clone()).unwrap_or_default();
@@ -251,18 +268,23 @@ fn load_read(files: Vec<ReadFile>, mut spec: Spec, diags: &mut Diagnostics) -> S
         spec.complete = false;
         return spec;
     }
-    // Parsing YAML is most of loading: files are parsed on all threads, then decoded in order.
-    FILES_PARSED.with(|parsed| parsed.set(parsed.get() + files.len()));
+    FILES_READ.with(|read| read.set(read.get() + files.len()));
+    // Parsing YAML is most of loading: files are parsed (or their trees decoded) on all
+    // threads, then decoded into raw structures in order.
     let parsed = crate::par::map(files, |file| {
+        let mut fresh = false;
         let parsed = file.text.map(|text| {
             let text = text.replace("\r\n", "\n");
-            let yaml = parse_yaml(&text);
+            let (yaml, parsed) = parse_remembered(&text, trees);
+            fresh = parsed;
             (text, yaml)
         });
-        (file.display, file.relative, parsed)
+        (file.display, file.relative, parsed, fresh)
     });
+    let fresh = parsed.iter().filter(|(_, _, _, fresh)| *fresh).count();
+    FILES_PARSED.with(|count| count.set(count.get() + fresh));
     let mut hasher = crate::hash::Hasher::new();
-    for (display, relative, parsed) in parsed {
+    for (display, relative, parsed, _) in parsed {
         let (text, yaml) = match parsed {
             Ok(parsed) => parsed,
             Err(unreadable) => {
@@ -379,6 +401,20 @@ pub fn not_a_spec_file(text: &str) -> Option<String> {
         let key = key.as_str().unwrap_or_default();
         (!known.contains(key)).then(|| format!("its key `{key}` is none of the spec format's"))
     })
+}
+
+/// The tree of `text`: the one `trees` remembers for it, or parsed (and then given to `trees`
+/// when it is a tree); true when parsed.
+fn parse_remembered(text: &str, trees: &dyn tree::Trees) -> (Yaml, bool) {
+    let key = tree::key(text);
+    if let Some(value) = trees.get(&key).as_deref().and_then(tree::decode) {
+        return (Yaml::Value(value), false);
+    }
+    let yaml = parse_yaml(text);
+    if let Yaml::Value(value) = &yaml {
+        trees.put(&key, &tree::encode(value));
+    }
+    (yaml, true)
 }
 
 /// Parses a file's text, refusing flow nesting that would exhaust the parser's stack first.

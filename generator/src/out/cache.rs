@@ -101,6 +101,13 @@ impl CacheDir {
         Key::at(&path)
     }
 
+    /// The parsed trees of spec files kept here ([`super::trees`]), sealed with this machine's
+    /// key; none without a cache or a key.
+    pub fn trees(&self) -> super::trees::TreeStore {
+        let at = self.0.as_ref().zip(self.key()).map(|(dir, key)| (dir.join("trees"), key));
+        super::trees::TreeStore::new(at)
+    }
+
     /// What is remembered of `out`, if anything: an entry under this machine's seal.
     pub(super) fn read(&self, out: &Path) -> Option<Entry> {
         let (path, absolute) = self.entry_path(out)?;

@@ -16,6 +16,7 @@ mod files;
 mod report;
 mod seal;
 pub mod stamp;
+pub mod trees;
 
 pub use cache::{Build, CacheDir, Inputs};
 pub use report::{Drift, WriteError, WriteReport};

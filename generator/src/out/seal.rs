@@ -57,12 +57,30 @@ impl Key {
 
     /// The seal of `text`: 16 hex digits.
     pub(super) fn seal(&self, text: &str) -> String {
+        format!("{:016x}", self.mac(text.as_bytes()))
+    }
+
+    /// The keyed hash of `bytes`.
+    fn mac(&self, bytes: &[u8]) -> u64 {
         // SipHash-2-4 under a secret key is a keyed hash; the type is deprecated only as the
         // hasher of hash tables.
         #[allow(deprecated)]
         let mut hasher = std::hash::SipHasher::new_with_keys(self.0, self.1);
-        hasher.write(text.as_bytes());
-        format!("{:016x}", hasher.finish())
+        hasher.write(bytes);
+        hasher.finish()
+    }
+
+    /// `bytes` followed by their seal (eight bytes).
+    pub(super) fn sealed_bytes(&self, mut bytes: Vec<u8>) -> Vec<u8> {
+        let seal = self.mac(&bytes).to_le_bytes();
+        bytes.extend_from_slice(&seal);
+        bytes
+    }
+
+    /// What `bytes` hold without their seal, when the seal is this key's.
+    pub(super) fn opened_bytes<'b>(&self, bytes: &'b [u8]) -> Option<&'b [u8]> {
+        let (body, seal) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
+        (self.mac(body).to_le_bytes() == seal).then_some(body)
     }
 
     /// `text` with its seal as its last line.
@@ -106,6 +124,11 @@ mod tests {
         assert_eq!(other.opened(&sealed), None, "another key's seal");
         assert_eq!(key.opened(&sealed.replace("\"1\"", "\"2\"")), None, "an edited entry");
         assert_eq!(key.opened("stamp = \"1\"\n"), None, "no seal");
+        let sealed = key.sealed_bytes(b"tree".to_vec());
+        assert_eq!(key.opened_bytes(&sealed), Some(&b"tree"[..]));
+        assert_eq!(other.opened_bytes(&sealed), None, "another key's seal");
+        assert_eq!(key.opened_bytes(&sealed[1..]), None, "cut");
+        assert_eq!(key.opened_bytes(b"tree"), None, "no seal");
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
