@@ -10,7 +10,7 @@
 //! decoded and located as parsed ones ([`files_read`]).
 
 use apigen::diag::{Level, Levels, Lint};
-use apigen::emit::jobs::{FilesDone, files_done};
+use apigen::emit::jobs::{FilesDone, files_done, fragments_done};
 use apigen::load::{files_parsed, files_read};
 use apigen::{CacheDir, Generator};
 use std::fs;
@@ -228,6 +228,37 @@ fn an_edit_to_one_operation_builds_only_the_files_that_read_it() {
         assert!(written.iter().any(|path| path == changed), "{changed} not written: {written:?}");
     }
     assert!(!written.iter().any(|path| path.contains("shelves") || path.contains("loans")), "{written:?}");
+    assert!(project.generator().check().unwrap().drift.is_clean());
+}
+
+#[test]
+fn an_edit_to_one_operation_builds_one_fragment_of_openapi_json() {
+    let project = Project::fixture("library");
+    let before = fragments_done();
+    project.generate();
+    let first = fragments_done();
+    assert_eq!(first.taken - before.taken, 0, "nothing to take on the first run");
+    let fragments = first.built - before.built;
+    project.edit("spec/books.yaml", |text| text.replacen("summary: Get a book.", "summary: Get one book.", 1));
+    project.generate();
+    let after = fragments_done();
+    assert_eq!(
+        (after.taken - first.taken, after.built - first.built),
+        (fragments - 1, 1),
+        "the edited operation's path is built, every other path and schema taken from the earlier openapi.json"
+    );
+    let scratch = tempfile::tempdir().unwrap();
+    project.generator().out(scratch.path().join("out")).cache(CacheDir::none()).generate().unwrap();
+    let (incremental, fresh) = (tree(&project.path("generated")), tree(&scratch.path().join("out")));
+    assert!(incremental["openapi.json"] == fresh["openapi.json"], "the bytes of an empty cache");
+    // openapi.json edited by hand (its fragments' text no longer what the cache remembers),
+    // then the spec edited again: no fragment is taken from it.
+    project.edit("generated/openapi.json", |text| text.replacen("\"openapi\"", "\"x-forged\": 1,\n  \"openapi\"", 1));
+    project.edit("spec/books.yaml", |text| text.replacen("summary: Get one book.", "summary: Get a book.", 1));
+    let before = fragments_done();
+    project.generate();
+    let last = fragments_done();
+    assert_eq!((last.taken - before.taken, last.built - before.built), (0, fragments), "every fragment built again");
     assert!(project.generator().check().unwrap().drift.is_clean());
 }
 

@@ -84,6 +84,16 @@ impl Digests {
     }
 }
 
+impl Digests {
+    /// The key of a fragment of an assembled file ([`super::fragments`]) of `kind`, reading
+    /// the shared part, the operations at positions `operations` and `extra`.
+    pub fn fragment_key(&self, kind: &str, operations: &[usize], extra: &str) -> String {
+        let mut parts = vec![kind, self.shared.as_str(), extra];
+        parts.extend(operations.iter().map(|&at| self.operations.get(at).map_or("", String::as_str)));
+        crate::hash::parts(&parts)
+    }
+}
+
 /// The hash of `value`'s `Debug` text, written straight into the hasher.
 pub fn digest(value: &impl std::fmt::Debug) -> String {
     let mut hasher = crate::hash::Hasher::new();

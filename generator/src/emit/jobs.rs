@@ -21,6 +21,8 @@
 //! files that read it are built.
 
 use super::Output;
+pub use super::fragments::FragmentsDone;
+use super::fragments::{Assembled, Fragments, Index};
 use super::inputs::Digests;
 pub use super::inputs::Reads;
 use super::rust::print_file;
@@ -38,7 +40,12 @@ enum Work<'a> {
     Rust { header: String, tokens: Box<dyn FnOnce() -> TokenStream + Send + 'a> },
     /// Any other file: the work that gives its text.
     Text(Box<dyn FnOnce() -> String + Send + 'a>),
+    /// A file of the whole API assembled from fragments ([`super::fragments`]).
+    Assembled(Assemble<'a>),
 }
+
+/// The work that assembles a file from its fragments.
+type Assemble<'a> = Box<dyn FnOnce(&dyn Fragments) -> Assembled + Send + 'a>;
 
 /// A Rust file printed under `header` from the tokens `tokens` gives.
 pub fn rust<'a>(path: impl Into<String>, header: &str, tokens: impl FnOnce() -> TokenStream + Send + 'a) -> Job<'a> {
@@ -54,6 +61,15 @@ pub fn text<'a>(path: impl Into<String>, text: impl FnOnce() -> String + Send + 
     Job { path: path.into(), work: Work::Text(Box::new(text)), reads: Reads::Everything }
 }
 
+/// A file assembled from fragments by `assemble`, which takes each fragment an earlier run
+/// made under the same key ([`super::fragments`]).
+pub fn assembled<'a>(
+    path: impl Into<String>,
+    assemble: impl FnOnce(&dyn Fragments) -> Assembled + Send + 'a,
+) -> Job<'a> {
+    Job { path: path.into(), work: Work::Assembled(Box::new(assemble)), reads: Reads::Everything }
+}
+
 impl Job<'_> {
     /// This job, reading only `reads` of the operations (see [`super::inputs`]): its work must
     /// read no other operation, nor anything derived from one but what `reads` names.
@@ -67,7 +83,7 @@ impl Job<'_> {
     fn key(&self, digests: &Digests) -> String {
         let header = match &self.work {
             Work::Rust { header, .. } => Some(header.as_str()),
-            Work::Text(_) => None,
+            Work::Text(_) | Work::Assembled(_) => None,
         };
         digests.key(&self.path, header, &self.reads)
     }
@@ -112,6 +128,9 @@ struct Done {
     key: String,
     /// What was done: 0 found unchanged, 1 reused printed text, 2 built (text or printed).
     cost: u8,
+    /// For an assembled file, where its fragments are and how many were taken from an
+    /// earlier run ([`super::fragments::Assembled`]).
+    fragments: Option<(String, FragmentsDone)>,
 }
 
 impl Job<'_> {
@@ -120,9 +139,11 @@ impl Job<'_> {
         if let Some((hash, source)) = printed.unchanged(&self.path, &key)
             && sink.unchanged(&self.path)
         {
-            return Done { path: self.path, text: String::new(), hash, source, taken: true, key, cost: 0 };
+            // An unchanged file keeps the index of its fragments.
+            let fragments = printed.index(&self.path).map(|index| (index, FragmentsDone::default()));
+            return Done { path: self.path, text: String::new(), hash, source, taken: true, key, cost: 0, fragments };
         }
-        let mut done = self.build(printed);
+        let mut done = self.build(printed, digests);
         done.key = key;
         if sink.take(&done.path, &done.text) {
             done.text = String::new();
@@ -131,13 +152,20 @@ impl Job<'_> {
         done
     }
 
-    fn build(self, printed: &dyn Printed) -> Done {
+    fn build(self, printed: &dyn Printed, digests: &Digests) -> Done {
         let path = self.path;
         match self.work {
             Work::Text(text) => {
                 let text = text();
                 let hash = crate::hash::hex(text.as_bytes());
-                Done { path, text, hash, source: None, taken: false, key: String::new(), cost: 2 }
+                Done { path, text, hash, source: None, taken: false, key: String::new(), cost: 2, fragments: None }
+            }
+            Work::Assembled(assemble) => {
+                let earlier = printed.fragments(&path).map(|(text, index)| Index::of(text, &index));
+                let Assembled { text, index, done } = assemble(&Keyed { digests, earlier });
+                let hash = crate::hash::hex(text.as_bytes());
+                let fragments = Some((index, done));
+                Done { path, text, hash, source: None, taken: false, key: String::new(), cost: 2, fragments }
             }
             Work::Rust { header, tokens } => {
                 let tokens = tokens();
@@ -150,7 +178,7 @@ impl Job<'_> {
                         (text, hash, 2)
                     }
                 };
-                Done { path, text, hash, source: Some(source), taken: false, key: String::new(), cost }
+                Done { path, text, hash, source: Some(source), taken: false, key: String::new(), cost, fragments: None }
             }
         }
     }
@@ -198,12 +226,18 @@ pub fn run_reporting(
         done
     };
     let mut counts = [0; 3];
+    let mut fragments = FragmentsDone::default();
     for done in crate::par::map(jobs, done_one) {
         counts[usize::from(done.cost)] += 1;
         if done.taken {
             output.add_taken(done.path.clone(), done.hash, done.source);
         } else {
             output.add_hashed(done.path.clone(), done.text, done.hash, done.source);
+        }
+        if let Some((index, counted)) = done.fragments {
+            output.set_fragments(done.path.clone(), index);
+            fragments.taken += counted.taken;
+            fragments.built += counted.built;
         }
         output.set_key(done.path, done.key);
     }
@@ -214,9 +248,23 @@ pub fn run_reporting(
         }
         cell.set(total);
     });
+    FRAGMENTS.with(|cell| {
+        let total = cell.get();
+        cell.set(FragmentsDone { taken: total.taken + fragments.taken, built: total.built + fragments.built });
+    });
 }
 
 thread_local!(static COUNTS: std::cell::Cell<[usize; 3]> = const { std::cell::Cell::new([0; 3]) });
+
+thread_local!(static FRAGMENTS: std::cell::Cell<FragmentsDone> = const {
+    std::cell::Cell::new(FragmentsDone { taken: 0, built: 0 })
+});
+
+/// How many fragments of assembled files ([`super::fragments`]) emissions run on this thread
+/// so far took from an earlier run and built.
+pub fn fragments_done() -> FragmentsDone {
+    FRAGMENTS.with(std::cell::Cell::get)
+}
 
 /// How many files emissions run on this thread so far found unchanged on disk without running
 /// their jobs, took as printed by an earlier run (tokens built, not printed), and built
@@ -249,6 +297,35 @@ pub trait Printed: Sync {
     /// wrote it from what hashes to `key` and it is on disk exactly as written.
     fn unchanged(&self, _path: &str, _key: &str) -> Option<(String, Option<String>)> {
         None
+    }
+
+    /// The text an earlier run assembled at `path` and the index of its fragments
+    /// ([`super::fragments`]), when it is on disk exactly as written.
+    fn fragments(&self, _path: &str) -> Option<(String, String)> {
+        None
+    }
+
+    /// The index of the fragments of the file an earlier run assembled at `path`, as
+    /// remembered (for a file found unchanged, whose index stays true).
+    fn index(&self, _path: &str) -> Option<String> {
+        None
+    }
+}
+
+/// The keys of an assembled file's fragments (this run's digests) and the earlier run's
+/// fragments.
+struct Keyed<'d> {
+    digests: &'d Digests,
+    earlier: Option<Index>,
+}
+
+impl Fragments for Keyed<'_> {
+    fn key(&self, kind: &str, operations: &[usize], extra: &str) -> Option<String> {
+        Some(self.digests.fragment_key(kind, operations, extra))
+    }
+
+    fn earlier(&self, key: &str) -> Option<&str> {
+        self.earlier.as_ref()?.get(key)
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod client;
 pub mod escape;
 pub mod features;
+pub mod fragments;
 pub mod inputs;
 pub mod jobs;
 pub mod links;
@@ -67,7 +68,7 @@ pub fn emit_into(
     let mut queue = vec![jobs::text(MARKER, || templates::gitattributes(api, options))];
     // The two largest single jobs go first, so no thread is left with one of them at the end.
     if outputs.openapi {
-        queue.push(jobs::text("openapi.json", || openapi::emit(api, options)));
+        queue.push(jobs::assembled("openapi.json", |fragments| openapi::assemble(api, options, fragments)));
     }
     if outputs.reference {
         queue.push(jobs::text("REFERENCE.md", || reference::emit(api, options)));

@@ -11,6 +11,7 @@
 //! something else" with a discriminator). Objects allow properties they do not list: a
 //! response may carry new ones (the generated server still rejects them in requests).
 
+use super::fragments::{Assembled, Assembly, Fragments};
 use crate::model::{
     Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, OAuthFlow, Operation, PageStyle, Param, ParamIn,
     ParamWire, Presence, ResponseBody, SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
@@ -33,8 +34,14 @@ fn oauth_flow(flow: &OAuthFlow) -> Value {
     object(out)
 }
 
-/// Adds `openapi.json` to `output`.
+/// `openapi.json`, built whole.
 pub fn emit(api: &Api, options: &super::Options) -> String {
+    assemble(api, options, &super::fragments::Unkeyed).text
+}
+
+/// `openapi.json`, each path's operations and each schema a fragment ([`super::fragments`]):
+/// taken from an earlier run where `fragments` has it under the same key.
+pub fn assemble(api: &Api, options: &super::Options, fragments: &dyn Fragments) -> Assembled {
     let header = super::text::header_text(api, options);
     let error_schema = api.errors.ty.clone().unwrap_or_else(|| schema_name(api, "ErrorBody"));
     let links = super::links::of(api);
@@ -48,27 +55,35 @@ pub fn emit(api: &Api, options: &super::Options) -> String {
         .flatten()
         .collect();
     let document = Document { api, error_schema, header, links, included };
-    let mut text = serde_json::to_string_pretty(&document.build()).expect("JSON values serialize");
-    text.push('\n');
-    text
+    let mut assembly = Assembly::new(fragments);
+    write_part(&mut assembly, document.build(fragments), 0);
+    assembly.text().push('\n');
+    assembly.finish()
 }
 
 /// A part of the document: a value built whole, an object whose members are built one at a
 /// time as they are written (paths and schemas: Microsoft Graph's are 80 MB of JSON, and a
-/// tree of them several times that), or an object of parts.
+/// tree of them several times that), each a keyed fragment, or an object of parts.
 enum Part<'a> {
     Value(Value),
-    /// Taken when written: serializing takes `&self`.
-    Members(std::cell::RefCell<Option<Members<'a>>>),
+    Members(Members<'a>),
     Object(Vec<(String, Part<'a>)>),
 }
 
 /// The members of an object, each built when it is reached.
-type Members<'a> = Box<dyn Iterator<Item = (String, Value)> + 'a>;
+type Members<'a> = Box<dyn Iterator<Item = Member<'a>> + 'a>;
+
+/// A member of an object of [`Part::Members`]: its name, its fragment's key, and what builds
+/// its value (not called when an earlier run's fragment is taken).
+struct Member<'a> {
+    name: String,
+    key: Option<String>,
+    value: Box<dyn FnOnce() -> Value + 'a>,
+}
 
 impl<'a> Part<'a> {
-    fn members(members: impl Iterator<Item = (String, Value)> + 'a) -> Self {
-        Part::Members(std::cell::RefCell::new(Some(Box::new(members))))
+    fn members(members: impl Iterator<Item = Member<'a>> + 'a) -> Self {
+        Part::Members(Box::new(members))
     }
 
     /// An object of parts, in order; a key given twice keeps its first place and its last
@@ -85,14 +100,72 @@ impl<'a> Part<'a> {
     }
 }
 
-impl serde::Serialize for Part<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Part::Value(value) => value.serialize(serializer),
-            // Written once: the members are built as the serializer takes them.
-            Part::Members(members) => serializer.collect_map(members.borrow_mut().take().into_iter().flatten()),
-            Part::Object(members) => serializer.collect_map(members.iter().map(|(key, part)| (key, part))),
+/// Writes `part` at `depth` as `serde_json::to_string_pretty` writes the same tree of values
+/// (two spaces a level, `{}` for an empty object); each member of [`Part::Members`] is a
+/// fragment.
+fn write_part(out: &mut Assembly<'_>, part: Part<'_>, depth: usize) {
+    match part {
+        Part::Value(value) => write_value(out.text(), &value, depth),
+        Part::Object(members) => {
+            out.text().push('{');
+            let mut any = false;
+            for (name, part) in members {
+                separate(out.text(), depth, &mut any);
+                write_name(out.text(), &name);
+                write_part(out, part, depth + 1);
+            }
+            close(out.text(), depth, any);
         }
+        Part::Members(members) => {
+            out.text().push('{');
+            let mut any = false;
+            for Member { name, key, value } in members {
+                separate(out.text(), depth, &mut any);
+                out.fragment(key, |text| {
+                    write_name(text, &name);
+                    write_value(text, &value(), depth + 1);
+                });
+            }
+            close(out.text(), depth, any);
+        }
+    }
+}
+
+/// Starts a member of an object at `depth`: after a comma unless it is the first.
+fn separate(text: &mut String, depth: usize, any: &mut bool) {
+    text.push_str(if *any { ",\n" } else { "\n" });
+    indent(text, depth + 1);
+    *any = true;
+}
+
+/// Ends an object at `depth` (`{}` when it had no member).
+fn close(text: &mut String, depth: usize, any: bool) {
+    if any {
+        text.push('\n');
+        indent(text, depth);
+    }
+    text.push('}');
+}
+
+fn indent(text: &mut String, depth: usize) {
+    text.extend(std::iter::repeat_n("  ", depth));
+}
+
+fn write_name(text: &mut String, name: &str) {
+    text.push_str(&serde_json::to_string(name).expect("strings serialize"));
+    text.push_str(": ");
+}
+
+/// `value` pretty-printed, its lines after the first indented to `depth` (no JSON string holds
+/// a line break unescaped).
+fn write_value(text: &mut String, value: &Value, depth: usize) {
+    let pretty = serde_json::to_string_pretty(value).expect("JSON values serialize");
+    if depth == 0 || !pretty.contains('\n') {
+        text.push_str(&pretty);
+    } else {
+        let mut pad = String::from("\n");
+        indent(&mut pad, depth);
+        text.push_str(&pretty.replace('\n', &pad));
     }
 }
 
@@ -118,7 +191,7 @@ fn object(pairs: Vec<(&str, Value)>) -> Value {
 }
 
 impl Document<'_> {
-    fn build(&self) -> Part<'_> {
+    fn build<'d>(&'d self, fragments: &'d dyn Fragments) -> Part<'d> {
         let api = self.api;
         let mut info = vec![("title", json!(api.title)), ("version", json!(api.version))];
         if let Some(description) = &api.description {
@@ -147,15 +220,21 @@ impl Document<'_> {
             })
             .collect();
         // Each path's operations, in the order of its first operation.
-        let mut by_path: indexmap::IndexMap<String, Vec<&Operation>> = indexmap::IndexMap::new();
-        for op in &api.operations {
-            by_path.entry(path_key(op)).or_default().push(op);
+        let mut by_path: indexmap::IndexMap<String, Vec<usize>> = indexmap::IndexMap::new();
+        for (at, op) in api.operations.iter().enumerate() {
+            by_path.entry(path_key(op)).or_default().push(at);
         }
-        let paths = by_path.into_iter().map(|(key, ops)| {
-            let item = ops.into_iter().map(|op| (op.method.as_str().to_lowercase(), self.operation(op))).collect();
-            (key, Value::Object(item))
+        let paths = by_path.into_iter().map(move |(name, ops)| {
+            // A path's operations read the links other operations give them, too.
+            let links: Vec<_> = ops.iter().map(|&at| self.links.get(api.operations[at].name.as_str())).collect();
+            let key = fragments.key("openapi.json path", &ops, &format!("{name}\0{links:?}"));
+            let value = move || {
+                let item = ops.iter().map(|&at| &api.operations[at]);
+                Value::Object(item.map(|op| (op.method.as_str().to_lowercase(), self.operation(op))).collect())
+            };
+            Member { name, key, value: Box::new(value) }
         });
-        let schemas = self.schemas();
+        let schemas = self.schemas(fragments);
         let gaps: Map<String, Value> = api
             .gaps
             .values()
@@ -204,14 +283,21 @@ impl Document<'_> {
 
     /// `components.schemas`, each built as it is written: every type, then the error body
     /// when the spec names none ([`schema_name`]; in the place of a type of that name, if any).
-    fn schemas(&self) -> impl Iterator<Item = (String, Value)> + '_ {
+    /// Each reads the shared part of the model only (the types, the error body), so its key
+    /// is its name's.
+    fn schemas<'s>(&'s self, fragments: &'s dyn Fragments) -> impl Iterator<Item = Member<'s>> + 's {
         let error_body = self.api.errors.ty.is_none().then_some(self.error_schema.as_str());
+        let member = move |name: &str, value: Box<dyn FnOnce() -> Value + 's>| Member {
+            name: name.to_owned(),
+            key: fragments.key("openapi.json schema", &[], name),
+            value,
+        };
         let types = self.api.types.values().map(move |def| match error_body {
-            Some(name) if name == def.name => (def.name.clone(), error_schema()),
-            _ => (def.name.clone(), self.type_schema(def)),
+            Some(name) if name == def.name => member(&def.name, Box::new(error_schema)),
+            _ => member(&def.name, Box::new(move || self.type_schema(def))),
         });
         let appended = error_body.filter(|name| !self.api.types.values().any(|def| def.name == *name));
-        types.chain(appended.map(|name| (name.to_owned(), error_schema())))
+        types.chain(appended.map(move |name| member(name, Box::new(error_schema))))
     }
 
     /// The parameters of the list convention, declared once and referenced by every paginated
@@ -1013,7 +1099,8 @@ fn renamed(wire: &str, rust: &str) -> Option<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::Part;
+    use super::super::fragments::{Assembly, Unkeyed};
+    use super::{Member, Part, write_part};
     use serde_json::json;
 
     /// Parts print what the same tree of values prints: members built as written keep their
@@ -1023,21 +1110,31 @@ mod tests {
         let built = std::cell::Cell::new(0);
         let members = (1..=3).map(|n| {
             built.set(built.get() + 1);
-            (format!("m{n}"), json!({ "n": n }))
+            Member {
+                name: format!("m{n}"),
+                key: None,
+                value: Box::new(move || json!({ "n": n, "l": [n, { "x": [] }] })),
+            }
         });
         let document = Part::object(vec![
             ("a".to_owned(), Part::Value(json!(1))),
             ("lazy".to_owned(), Part::members(members)),
             ("inner".to_owned(), Part::object(vec![("x".to_owned(), Part::Value(json!([true])))])),
-            ("a".to_owned(), Part::Value(json!("last"))),
+            ("empty".to_owned(), Part::members(std::iter::empty())),
+            ("none".to_owned(), Part::object(Vec::new())),
+            ("a".to_owned(), Part::Value(json!("last\n\"line\""))),
         ]);
         assert_eq!(built.get(), 0, "members are built as they are written");
-        let text = serde_json::to_string_pretty(&document).unwrap();
+        let mut assembly = Assembly::new(&Unkeyed);
+        write_part(&mut assembly, document, 0);
+        let text = assembly.finish().text;
         assert_eq!(built.get(), 3);
         let tree = json!({
-            "a": "last",
-            "lazy": { "m1": { "n": 1 }, "m2": { "n": 2 }, "m3": { "n": 3 } },
+            "a": "last\n\"line\"",
+            "lazy": { "m1": { "n": 1, "l": [1, { "x": [] }] }, "m2": { "n": 2, "l": [2, { "x": [] }] }, "m3": { "n": 3, "l": [3, { "x": [] }] } },
             "inner": { "x": [true] },
+            "empty": {},
+            "none": {},
         });
         assert_eq!(text, serde_json::to_string_pretty(&tree).unwrap());
     }

@@ -22,6 +22,8 @@ pub struct Output {
     taken: std::collections::BTreeSet<String>,
     /// Each file's key: what it is made from ([`super::inputs`]).
     keys: BTreeMap<String, String>,
+    /// Where the fragments of each assembled file are ([`super::fragments`]).
+    fragments: BTreeMap<String, String>,
 }
 
 impl PartialEq for Output {
@@ -80,6 +82,17 @@ impl Output {
     /// The key of the file at `path`, when emission recorded one.
     pub fn key(&self, path: &str) -> Option<&str> {
         self.keys.get(path).map(String::as_str)
+    }
+
+    /// Records where the fragments of the assembled file at `path` are.
+    pub(crate) fn set_fragments(&mut self, path: String, index: String) {
+        self.fragments.insert(path, index);
+    }
+
+    /// Where the fragments of the assembled file at `path` are, as [`super::fragments`] writes
+    /// it.
+    pub fn fragments(&self, path: &str) -> Option<&str> {
+        self.fragments.get(path).map(String::as_str)
     }
 
     /// The hash of what the Rust file at `path` was printed from.

@@ -225,6 +225,8 @@ pub(super) struct Remembered {
     pub source: Option<String>,
     /// Its key: the hash of what it is made from.
     pub key: Option<String>,
+    /// For a file assembled from fragments, where they are ([`crate::emit::fragments`]).
+    pub fragments: Option<String>,
 }
 
 /// What a run knew of its inputs: their hash ([`crate::load::inputs_hash`] with the settings),
@@ -248,6 +250,7 @@ impl Entry {
                     hash: output.hash(path)?,
                     source: output.source(path).map(str::to_owned),
                     key: output.key(path).filter(|key| !key.is_empty()).map(str::to_owned),
+                    fragments: output.fragments(path).map(str::to_owned),
                 };
                 Some((path.clone(), remembered))
             })
@@ -272,13 +275,20 @@ impl Entry {
     }
 
     fn parse(text: &str) -> Self {
-        let files = stamp::entries(text)
+        let mut files: BTreeMap<String, Remembered> = stamp::entries(text)
             .into_iter()
             .filter_map(|(path, mut fields)| {
                 let hash = fields.remove("hash")?;
-                Some((path, Remembered { hash, source: fields.remove("source"), key: fields.remove("key") }))
+                let (source, key) = (fields.remove("source"), fields.remove("key"));
+                Some((path, Remembered { hash, source, key, fragments: None }))
             })
             .collect();
+        for line in text.lines().filter_map(|line| line.strip_prefix(FRAGMENTS)) {
+            let Some((path, index)) = line.strip_prefix('"').and_then(|line| line.split_once("\" ")) else { continue };
+            if let Some(file) = files.get_mut(path) {
+                file.fragments = Some(index.to_owned());
+            }
+        }
         Entry {
             fingerprint: stamp::key(text, "fingerprint"),
             printer: stamp::key(text, "printer"),
@@ -309,6 +319,13 @@ impl Entry {
             out.push_str(" },\n");
         }
         out.push_str("]\n");
+        // The fragments' index of each assembled file, one line each (only digits, hex digits,
+        // `:` and `,`), after the list; a path needing escapes has none remembered.
+        for (path, file) in &self.files {
+            if let Some(index) = file.fragments.as_ref().filter(|_| toml_string(path) == format!("\"{path}\"")) {
+                out.push_str(&format!("{FRAGMENTS}\"{path}\" {index}\n"));
+            }
+        }
         // One line of JSON (its strings escape every line break), after the list.
         if let Some(json) = &self.warnings {
             out.push_str(&format!("{WARNINGS}{json}\n"));
@@ -326,6 +343,9 @@ impl Entry {
 
 /// The start of the line holding the remembered warnings.
 const WARNINGS: &str = "warnings = ";
+
+/// The start of a line holding the index of an assembled file's fragments.
+const FRAGMENTS: &str = "fragments = ";
 
 #[cfg(test)]
 mod tests {

@@ -315,6 +315,17 @@ impl Printed for Earlier<'_> {
         (crate::hash::hex(text.as_bytes()) == file.hash).then(|| (text, file.hash.clone()))
     }
 
+    fn fragments(&self, path: &str) -> Option<(String, String)> {
+        let file = self.files?.get(path)?;
+        let index = file.fragments.clone()?;
+        let text = crate::input::read_regular_text(&self.dir.join(path))?;
+        (crate::hash::hex(text.as_bytes()) == file.hash).then_some((text, index))
+    }
+
+    fn index(&self, path: &str) -> Option<String> {
+        self.files?.get(path)?.fragments.clone()
+    }
+
     fn unchanged(&self, path: &str, key: &str) -> Option<(String, Option<String>)> {
         let file = self.files?.get(path)?;
         let stamped = self.stamp?.files.get(path)?.as_deref()?;
