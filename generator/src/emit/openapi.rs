@@ -514,7 +514,11 @@ impl Document<'_> {
         let mut content = Map::new();
         for media_type in &body.media_types {
             let encoding = body.encoding_of(media_type);
-            let mut media = vec![("schema", self.schema(&body.ty))];
+            let schema = self.schema(&body.ty);
+            // The schema admits `null` where the body is nullable, in JSON only (a form has
+            // no `null`).
+            let schema = if body.nullable && encoding == Encoding::Json { nullable(schema) } else { schema };
+            let mut media = vec![("schema", schema)];
             // Text gives the sample it declares (a raw form's text), never a made-up string.
             let json_like = matches!(encoding, Encoding::Json | Encoding::Form)
                 || (encoding == Encoding::Text && body.sample.is_some());

@@ -233,11 +233,13 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
         deprecated,
         params: op.params.iter().map(param_view).collect(),
         body: op.body.as_ref().map_or(String::new(), |b| {
-            let optional = match (b.optional, b.untyped) {
-                (true, true) => " (optional; a value that is not an object reads as left out)",
-                (false, true) => " (a value that is not an object reads as left out)",
-                (true, false) => " (optional)",
-                (false, false) => "",
+            let optional = match (b.optional, b.untyped, b.nullable) {
+                (true, true, _) => " (optional; a value that is not an object reads as left out)",
+                (false, true, _) => " (a value that is not an object reads as left out)",
+                (true, false, true) => " (optional; `null` reads as left out)",
+                (false, false, true) => " (`null` reads as left out)",
+                (true, false, false) => " (optional)",
+                (false, false, false) => "",
             };
             format!("{}{optional}{}", type_link(&b.ty), media_note(&b.media_types, "by `Content-Type`"))
         }),

@@ -67,9 +67,8 @@ impl Importer<'_> {
             format!("{op_type}Body"),
         );
         let mut typed = self.schema(schema, &at);
-        if typed.nullable {
-            typed.nullable = false;
-        }
+        // Kept as the body's `nullable` (set below): `null` reads as the body left out.
+        let nullable = std::mem::take(&mut typed.nullable);
         // A body holds no constraints of its own: a list body's item bounds (opto22's
         // `items.maximum` of an `int32` table, SendGrid's `ipv4` items) go unchecked, which the
         // gap says rather than losing them silently.
@@ -100,6 +99,10 @@ impl Importer<'_> {
         if object && (super::schema::admits_non_objects(doc, schema, 0) || body.get("x-untyped") == Some(&json!(true)))
         {
             extra.push(("untyped", json!(true)));
+        } else if nullable {
+            // OpenAPI 3.0's `nullable: true`, 3.1's `type: [object, "null"]` (GitHub's 16
+            // bodies): `untyped` already reads `null` as left out, so only where it is not.
+            extra.push(("nullable", json!(true)));
         }
         // Kept aside until every type is settled: a body whose type ends up `json` (a shape the
         // format cannot type) is sampled with it (`Importer::settle_pending_examples`).

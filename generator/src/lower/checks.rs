@@ -408,6 +408,17 @@ impl Lowerer<'_> {
                     .hint("only a JSON body of an object type reads a value that is not an object as left out");
             }
         }
+        for op in operations {
+            let Some(body) = op.body.as_ref().filter(|b| b.nullable) else { continue };
+            if !body.encodings().contains(&Encoding::Json) {
+                self.diags
+                    .error(
+                        op.origin.clone(),
+                        format!("`nullable` on the body of `{}`, which is not taken as JSON", op.name),
+                    )
+                    .hint("only a JSON body may be `null`: a form, text or bytes has no `null`");
+            }
+        }
     }
 
     /// `untyped: true` on a field says how a value that is not an object reads, so it needs a

@@ -502,6 +502,7 @@ impl Lowerer<'_> {
             brackets,
             optional: raw.optional,
             untyped: raw.untyped,
+            nullable: raw.nullable,
             media_types,
             description: raw.description.clone(),
             sample,

@@ -417,7 +417,7 @@ impl Lowerer<'_> {
                 raw.allow_empty && role != Role::Param,
                 "`allow_empty` lets a query parameter be sent empty",
             ),
-            ("nullable", raw.nullable && role != Role::Field, "only object fields may be null"),
+            ("nullable", raw.nullable && role == Role::Param, "only object fields and JSON request bodies may be null"),
             (
                 "untyped",
                 raw.untyped && role == Role::Param,

@@ -929,6 +929,10 @@ pub struct Body {
     /// (spec key `untyped`): a JSON value that is not an object fits it and reads as the body
     /// left out, so the handler receives an `Option` even when the body is required.
     pub untyped: bool,
+    /// A JSON body whose document schema admits `null` (spec key `nullable`): JSON `null`
+    /// reads as the body left out, so the handler receives an `Option` even when the body is
+    /// required; the client sends `null` for a required one it is not given.
+    pub nullable: bool,
     /// What it is.
     pub description: Option<String>,
     /// A form whose every list travels in brackets with indexes (`expand[0]=a`: `style:
@@ -942,9 +946,9 @@ pub struct Body {
 
 impl Body {
     /// Whether the handler receives the body as an `Option`: it may be omitted, or a value
-    /// that is not an object reads as left out (`untyped`).
+    /// that is not an object reads as left out (`untyped`), or `null` does (`nullable`).
     pub fn may_be_absent(&self) -> bool {
-        self.optional || self.untyped
+        self.optional || self.untyped || self.nullable
     }
 
     /// Whether the body, as a form of `encoding`, travels in brackets (`apigen_runtime::form`);

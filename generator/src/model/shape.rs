@@ -423,7 +423,8 @@ pub fn required_fields(def: &TypeDef, object: &Object) -> Vec<usize> {
 
 fn body_style(api: &Api, op: &Operation) -> BodyStyle {
     let Some(body) = &op.body else { return BodyStyle::None };
-    if body.optional {
+    // A required nullable body is set like an optional one: not set, `null` is sent.
+    if body.optional || body.nullable {
         return BodyStyle::Optional;
     }
     // Required fields become arguments only while there is at most one: two arguments of one

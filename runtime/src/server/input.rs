@@ -623,6 +623,18 @@ impl Input {
         self.body(required)
     }
 
+    /// The JSON body where the document's schema admits `null` (spec key `nullable` on the
+    /// body: OpenAPI 3.0's `nullable: true`, 3.1's `type: [object, "null"]`). JSON `null`
+    /// reads as the body left out: `None`, no violation, required or not (a required body
+    /// must still send something: nothing sent is refused as [`Input::body`] refuses it).
+    /// Any other value is read as [`Input::body`] reads it: `"x"` is still refused.
+    pub fn nullable_body<T: FromJson + Validate>(&mut self, required: bool) -> Option<T> {
+        if self.body.trim_ascii() == b"null" {
+            return None;
+        }
+        self.body(required)
+    }
+
     /// True when the request carries no body (none, or only whitespace) and names no media
     /// type for one: an optional form body read field by field is then absent, not a form
     /// missing its required fields. An empty body sent as a form is a form without fields,
@@ -1232,6 +1244,28 @@ mod tests {
         }
         let mut input = Input::for_test(&[], "", "", false);
         assert_eq!(input.untyped_body::<Object>(true), None);
+        assert!(input.finish().is_err(), "a required body sent as nothing");
+    }
+
+    #[test]
+    fn a_nullable_body_reads_null_as_left_out_and_refuses_other_values_that_are_not_objects() {
+        use std::collections::BTreeMap;
+        type Object = BTreeMap<String, i64>;
+        for (value, required) in [("null", true), (" null\n", true), ("null", false)] {
+            let mut input = json(value);
+            assert_eq!(input.nullable_body::<Object>(required), None, "{value}");
+            assert!(input.finish().is_ok(), "{value}: no violation");
+        }
+        let mut input = json(r#"{"a": 1}"#);
+        assert_eq!(input.nullable_body::<Object>(true), Some(BTreeMap::from([("a".to_owned(), 1)])));
+        let mut input = json("\"x\"");
+        assert_eq!(input.nullable_body::<Object>(true), None);
+        let error = input.finish().unwrap_err();
+        let found: Vec<(&str, &str)> =
+            error.violations().iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
+        assert_eq!(found, [("", "expected an object, found the string \"x\"")]);
+        let mut input = Input::for_test(&[], "", "", false);
+        assert_eq!(input.nullable_body::<Object>(true), None);
         assert!(input.finish().is_err(), "a required body sent as nothing");
     }
 

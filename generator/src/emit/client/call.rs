@@ -211,6 +211,19 @@ impl ClientEmitter<'_> {
         };
         match op.client.body {
             BodyStyle::None => quote! { ::core::option::Option::None },
+            // A required nullable body not set is sent as `null` (the `Option`'s JSON).
+            BodyStyle::Optional if op.body.as_ref().is_some_and(|b| !b.optional) && only(&[Encoding::Json]) => {
+                quote! { ::core::option::Option::Some(core.body(&self.body)?) }
+            }
+            BodyStyle::Optional if op.body.as_ref().is_some_and(|b| !b.optional) => {
+                let encoded = encode(quote!(body));
+                quote! {
+                    match &self.body {
+                        ::core::option::Option::Some(body) => ::core::option::Option::Some(#encoded),
+                        ::core::option::Option::None => ::core::option::Option::Some(core.body(&self.body)?),
+                    }
+                }
+            }
             BodyStyle::Optional => {
                 let encoded = encode(quote!(body));
                 // Text and raw bytes encode without failing (no `?` to carry out of a closure).

@@ -275,8 +275,13 @@ impl ClientEmitter<'_> {
         let body = op.body.as_ref().expect("a body");
         if op.client.body == BodyStyle::Optional {
             let ty = self.body_ty(body);
+            let docs = if body.optional {
+                " Sends this body (none is sent otherwise)."
+            } else {
+                " Sends this body (`null` is sent otherwise, which the document's schema admits)."
+            };
             return quote! {
-                /// Sends this body (none is sent otherwise).
+                #[doc = #docs]
                 pub fn #name(self, body: #ty) -> Self {
                     self.with(|p| p.body = ::core::option::Option::Some(body))
                 }

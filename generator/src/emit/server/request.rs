@@ -42,6 +42,8 @@ impl ServerEmitter<'_> {
                     "\n\nA JSON value that is not an object (`null`, `3`, `[]`) fits the document's schema, \
                      which gives no `type`: it reads as `None`.",
                 );
+            } else if body.nullable {
+                text.push_str("\n\nThe document's schema admits `null`: it reads as `None`.");
             }
             if body.media_types.len() > 1 || body.encodings() != [Encoding::Json] {
                 text.push_str(&format!("\n\nSent as {}.", body.media_types.join(" or ")));
@@ -186,8 +188,11 @@ impl ServerEmitter<'_> {
             return quote! { let body = __input.text_body(#required); };
         }
         // An untyped body's schema fits any value that is not an object: it reads as left out.
+        // A nullable one's schema admits `null`, which reads as left out too.
         let json = if body.untyped {
             quote! { __input.untyped_body::<#ty>(#required) }
+        } else if body.nullable {
+            quote! { __input.nullable_body::<#ty>(#required) }
         } else {
             quote! { __input.body::<#ty>(#required) }
         };
