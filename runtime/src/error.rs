@@ -48,7 +48,9 @@ pub struct ErrorShape {
     pub media_type: &'static str,
     /// Where the HTTP status goes (a JSON pointer such as `/error/code`), if anywhere.
     pub status: Option<&'static str>,
-    /// Where the message goes (`/message`, `/error/message`, `/detail`).
+    /// Where the message goes (`/message`, `/error/message`, `/detail`); empty when the body
+    /// has no place for one (a body saying what failed in its list of violations or in its
+    /// codes alone).
     pub message: &'static str,
     /// Where a machine-readable code goes, if anywhere (`/error/code`, OAuth's `/error`): a
     /// string named from the status ([`code_of`]: `invalid_request` for 400, `not_found` for
@@ -82,7 +84,9 @@ impl ErrorShape {
     /// The body for a failure with this status, message and violations (none written when
     /// there are none). A shape with no place for violations names them in the message
     /// (`the request is invalid: /name: is required; query.limit: is too large`), so a caller
-    /// still learns each violated field.
+    /// still learns each violated field. A shape with no place for the message but a list of
+    /// violations says a failure without violations as one item of the list, its path empty
+    /// (`[{"field": "", "message": "missing credentials"}]`).
     pub fn render(&self, status: u16, message: &str, violations: &[Violation]) -> Value {
         let mut body = Value::Object(Map::new());
         for (pointer, text) in self.fill {
@@ -106,10 +110,17 @@ impl ErrorShape {
             }
             _ => message.to_owned(),
         };
-        set(&mut body, self.message, Value::from(message));
+        if !self.message.is_empty() {
+            set(&mut body, self.message, Value::from(message.as_str()));
+        }
         if let Some(pointer) = self.code {
             set(&mut body, pointer, Value::from(code_of(status)));
         }
+        let said = [Violation::new("", message.as_str())];
+        let violations = match violations {
+            [] if self.message.is_empty() => &said[..],
+            _ => violations,
+        };
         if let Some(pointer) = self.violations.filter(|_| !violations.is_empty()) {
             let list = violations
                 .iter()
@@ -126,12 +137,16 @@ impl ErrorShape {
     }
 
     /// What an error body says, read from the places of this shape: the status (when it is
-    /// an integer there), the message (when it is a string there) and the violations (the
-    /// items that have both keys as strings).
+    /// an integer there), the message (when it is a string there; in a body without a place
+    /// for it, the first violation's) and the violations (the items that have both keys as
+    /// strings; without a message place, those with a path).
     pub fn read(&self, body: &Value) -> (Option<u16>, Option<String>, Vec<Violation>) {
         let status =
             self.status.and_then(|p| body.pointer(p)).and_then(Value::as_u64).and_then(|s| u16::try_from(s).ok());
-        let message = body.pointer(self.message).and_then(Value::as_str).map(str::to_owned);
+        let message = match self.message {
+            "" => None,
+            pointer => body.pointer(pointer).and_then(Value::as_str).map(str::to_owned),
+        };
         let violations = self
             .violations
             .and_then(|p| body.pointer(p))
@@ -147,7 +162,16 @@ impl ErrorShape {
                     .collect()
             })
             .unwrap_or_default();
-        (status, message, violations)
+        match message {
+            Some(message) => (status, Some(message), violations),
+            None if self.message.is_empty() => {
+                // The message travels as a violation (the first's); one without a path is it alone.
+                let message = violations.first().map(|v| v.message.clone());
+                let violations = violations.into_iter().filter(|v| !v.path.is_empty()).collect();
+                (status, message, violations)
+            }
+            None => (status, None, violations),
+        }
     }
 }
 
@@ -254,5 +278,41 @@ mod tests {
             filled.render(404, "gone", &[]).to_string(),
             r#"{"type":"about:blank","meta":{"correlationId":"c-1"},"status":404,"detail":"gone"}"#
         );
+    }
+
+    #[test]
+    fn a_body_without_a_message_place_says_the_message_as_a_violation_or_not_at_all() {
+        // SendGrid's `{errors: [{field, message}]}`: each violation an item, a failure without
+        // violations one item, its path empty; read back, that item is the message.
+        let listed = ErrorShape {
+            media_type: "application/json",
+            status: None,
+            message: "",
+            code: None,
+            violations: Some("/errors"),
+            violation_path: "field",
+            violation_message: "message",
+            fill: &[],
+        };
+        let invalid = listed.render(400, "the request is invalid", &[Violation::new("query.q", "is required")]);
+        assert_eq!(invalid.to_string(), r#"{"errors":[{"field":"query.q","message":"is required"}]}"#);
+        let unauthorized = listed.render(401, "missing credentials", &[]);
+        assert_eq!(unauthorized.to_string(), r#"{"errors":[{"field":"","message":"missing credentials"}]}"#);
+        assert_eq!(listed.read(&unauthorized), (None, Some("missing credentials".into()), vec![]));
+        assert_eq!(
+            listed.read(&invalid),
+            (None, Some("is required".into()), vec![Violation::new("query.q", "is required")])
+        );
+        // API Setu's `{error, errorDescription}`, two enumerations: only their values.
+        let coded = ErrorShape {
+            violations: None,
+            fill: &[("/error", r#""record_not_found""#), ("/errorDescription", r#""No record found""#)],
+            ..listed
+        };
+        assert_eq!(
+            coded.render(404, "gone", &[]).to_string(),
+            r#"{"error":"record_not_found","errorDescription":"No record found"}"#
+        );
+        assert_eq!(coded.read(&coded.render(404, "gone", &[])), (None, None, vec![]));
     }
 }

@@ -165,3 +165,33 @@ fn a_raw_body_replaced_by_a_typed_one_and_back_breaks_callers_and_implementers_b
         "{to_typed:?}"
     );
 }
+
+/// The errstatus fixture and a copy with `edits` applied: every change as `subject kind
+/// callers/implementers`.
+fn errstatus_changes(edits: &[(&str, &str, &str)]) -> Vec<String> {
+    let temp = tempfile::tempdir().unwrap();
+    let new = temp.path().join("new");
+    copy_dir(Path::new("fixtures/valid/errstatus"), &new);
+    for (file, from, to) in edits {
+        let text = fs::read_to_string(new.join(file)).unwrap();
+        assert!(text.contains(from), "{file} has no {from:?}");
+        fs::write(new.join(file), text.replacen(from, to, 1)).unwrap();
+    }
+    let (old_api, new_api) = (load(Path::new("fixtures/valid/errstatus")), load(&new));
+    let changes = diff::diff(&old_api, &new_api);
+    changes.iter().map(|c| format!("{} {} {:?}/{:?}", c.subject, c.kind, c.callers, c.implementers)).collect()
+}
+
+#[test]
+fn an_error_body_of_a_status_moved_or_dropped_breaks_callers_and_one_added_only_them() {
+    let moved = errstatus_changes(&[("api.yaml", "message: /error_description, fill", "fill")]);
+    assert_eq!(moved, ["error body ErrorBody401 error-body-changed Breaking/Breaking"]);
+    let dropped = errstatus_changes(&[(
+        "api.yaml",
+        "      ErrorBody404: { media_type: application/json, fill: [/error, /errorDescription] }\n",
+        "",
+    )]);
+    assert_eq!(dropped, ["error body ErrorBody404 error-body-removed Breaking/Breaking"]);
+    // The default body untouched: only the bodies count.
+    assert!(errstatus_changes(&[]).is_empty());
+}

@@ -67,8 +67,8 @@ pub mod render;
 
 use crate::diag::Location;
 use crate::model::{
-    Access, Api, Constraints, Enum, Field, Need, Object, Operation, Param, ResponseBody, TypeDef, TypeKind, Union,
-    Usage,
+    Access, Api, Constraints, Enum, ErrorConvention, Field, Need, Object, Operation, Param, ResponseBody, TypeDef,
+    TypeKind, Union, Usage,
 };
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -249,9 +249,12 @@ fn sink<'a>(out: &'a mut Vec<Change>, subject: String, old: &Location, new: &Loc
 /// presenting it and every authenticator reading it; added and removed ones show in the
 /// operations that accept them.
 /// The API's error body: another type or other places for the status, message and violations
-/// change what every caller reads and what the router writes.
+/// change what every caller reads and what the router writes; so does each of its other
+/// bodies (`api.errors.bodies`) changed or removed. A body added changes what the router writes
+/// for the statuses that answer it (callers read another body) and nothing a handler does.
 fn compare_error_convention(old: &Api, new: &Api, out: &mut Vec<Change>) {
-    if old.errors != new.errors {
+    let without_bodies = |api: &Api| ErrorConvention { bodies: Default::default(), ..api.errors.clone() };
+    if without_bodies(old) != without_bodies(new) {
         let name = |api: &Api| api.errors.ty.clone().unwrap_or_else(|| "the built-in envelope".into());
         out.push(Change {
             kind: "error-body-changed",
@@ -265,6 +268,31 @@ fn compare_error_convention(old: &Api, new: &Api, out: &mut Vec<Change>) {
                 name(old),
                 name(new)
             ),
+        });
+    }
+    let names: std::collections::BTreeSet<&String> = old.errors.bodies.keys().chain(new.errors.bodies.keys()).collect();
+    for name in names {
+        let (kind, implementers, reason) = match (old.errors.bodies.get(name), new.errors.bodies.get(name)) {
+            (Some(before), Some(after)) if before == after => continue,
+            (Some(_), Some(_)) => {
+                ("error-body-changed", Class::Breaking, "where it carries the status, message or violations changes")
+            }
+            (Some(_), None) => {
+                ("error-body-removed", Class::Breaking, "the router no longer writes its refusals in it")
+            }
+            (None, Some(_)) => {
+                ("error-body-added", Class::Safe, "the router writes the refusals of the statuses answering it in it")
+            }
+            (None, None) => continue,
+        };
+        out.push(Change {
+            kind,
+            subject: format!("error body {name}"),
+            old: None,
+            new: None,
+            callers: Class::Breaking,
+            implementers,
+            reason: reason.to_owned(),
         });
     }
 }

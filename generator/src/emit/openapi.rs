@@ -338,7 +338,9 @@ impl Document<'_> {
     fn error_response(&self, description: &str, schema: &str) -> Value {
         let mut content = Map::new();
         let reference = json!({"schema": {"$ref": format!("#/components/schemas/{schema}")}});
-        content.insert(self.api.errors.media_type.clone(), reference);
+        // One of `api.errors.bodies` in its own media type.
+        let media_type = self.api.errors.bodies.get(schema).map_or(&self.api.errors.media_type, |b| &b.media_type);
+        content.insert(media_type.clone(), reference);
         object(vec![("description", json!(description)), ("content", Value::Object(content))])
     }
 

@@ -7,8 +7,8 @@
 
 use crate::model::crates::{CrateNames, CrateRoot, Source};
 use crate::model::{
-    Api, Constraints, Field, Operation, PageStyle, Pagination, Param, ParamIn, Presence, ResponseBody, SchemeKind,
-    TypeRef, Usage,
+    Api, Constraints, ErrorConvention, Field, Operation, PageStyle, Pagination, Param, ParamIn, Presence, ResponseBody,
+    SchemeKind, TypeRef, Usage,
 };
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -405,9 +405,39 @@ pub fn schemes_const(api: &Api) -> TokenStream {
 }
 
 /// `pub const ERRORS`: where the API's error body carries the status, the message and the
-/// violations, for the root module of the server and the client.
+/// violations, for the root module of the server and the client; and `pub const
+/// ERROR_BODIES`, the same of each other error body (`api.errors.bodies`, in name order), when
+/// the spec declares any.
 pub fn errors_const(api: &Api) -> TokenStream {
     let e = &api.errors;
+    let text = match &e.ty {
+        Some(ty) => format!("Where the API's error body (`{ty}`) carries the status, the message and the violations."),
+        None => "The API's error body: `{\"error\": {\"code\", \"message\", \"violations\"?}}`.".to_owned(),
+    };
+    let docs = doc(&text);
+    let shape = error_shape(e);
+    let bodies = (!e.bodies.is_empty()).then(|| {
+        let count = e.bodies.len();
+        let shapes = e.bodies.values().map(error_shape);
+        let names: Vec<String> = e.bodies.keys().map(|name| format!("`{name}`")).collect();
+        let docs = doc(&format!(
+            "Where each other error body ({}) carries the status, the message and the violations: the router writes an operation's refusals of a status it answers in one of them in that one.",
+            names.join(", ")
+        ));
+        quote! {
+            #docs
+            pub const ERROR_BODIES: &[::apigen_runtime::ErrorShape; #count] = &[#(#shapes),*];
+        }
+    });
+    quote! {
+        #docs
+        pub const ERRORS: ::apigen_runtime::ErrorShape = #shape;
+        #bodies
+    }
+}
+
+/// An `ErrorShape` literal of one error body's convention.
+fn error_shape(e: &ErrorConvention) -> TokenStream {
     let option = |value: &Option<String>| match value {
         Some(text) => quote!(::core::option::Option::Some(#text)),
         None => quote!(::core::option::Option::None),
@@ -415,19 +445,13 @@ pub fn errors_const(api: &Api) -> TokenStream {
     let (media_type, message, path, violation_message) =
         (&e.media_type, &e.message, &e.violation_path, &e.violation_message);
     let (status, code, violations) = (option(&e.status), option(&e.code), option(&e.violations));
-    let text = match &e.ty {
-        Some(ty) => format!("Where the API's error body (`{ty}`) carries the status, the message and the violations."),
-        None => "The API's error body: `{\"error\": {\"code\", \"message\", \"violations\"?}}`.".to_owned(),
-    };
-    let docs = doc(&text);
     // Each fixed value as JSON text, parsed when a body is written (refusals are rare).
     let fill = e.fill.iter().map(|(pointer, value)| {
         let text = value.to_string();
         quote! { (#pointer, #text) }
     });
     quote! {
-        #docs
-        pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::codegen::ErrorShape {
+        ::apigen_runtime::codegen::ErrorShape {
             media_type: #media_type,
             status: #status,
             message: #message,
@@ -436,7 +460,7 @@ pub fn errors_const(api: &Api) -> TokenStream {
             violation_path: #path,
             violation_message: #violation_message,
             fill: &[#(#fill),*],
-        };
+        }
     }
 }
 

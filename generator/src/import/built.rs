@@ -87,6 +87,9 @@ pub(super) struct Built {
     /// The keys of the error schemas `api.errors` stands for, when mapped (the shared one, the
     /// components alike it, or `#inline:` and the text of copies written inline).
     pub error_keys: Vec<String>,
+    /// The other error bodies operations answer (`api.errors.bodies`), by the key of their
+    /// schema: the type and its places, or `None` when `api.errors` could not say them.
+    pub error_bodies: IndexMap<String, Option<ToldBody>>,
     /// An object schema with properties and no `additionalProperties` was met: the spec says
     /// `api.unknown_fields: ignore`.
     pub open_objects: bool,
@@ -117,10 +120,14 @@ impl Built {
             error_noted: false,
             errors: ErrorsTold::NotShared,
             error_keys: Vec::new(),
+            error_bodies: IndexMap::new(),
             open_objects: false,
         }
     }
 }
+
+/// One error body of `api.errors.bodies`: its type and its places (`api.errors`'s keys).
+pub type ToldBody = (String, Map<String, Value>);
 
 /// What the document's error responses share.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

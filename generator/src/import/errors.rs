@@ -62,7 +62,8 @@ const CODE_NAMES: &[&str] = &["code", "error", "errorcode", "type", "kind", "rea
 const STATUS_NAMES: &[&str] = &["status", "code", "statuscode", "errorcode"];
 
 /// Names of the key of a violation saying where.
-const VIOLATION_PATH_NAMES: &[&str] = &["path", "field", "pointer", "name", "param", "parameter", "location", "target"];
+const VIOLATION_PATH_NAMES: &[&str] =
+    &["path", "field", "pointer", "name", "param", "parameter", "location", "target", "source"];
 
 /// Names of the key of a violation saying what.
 const VIOLATION_MESSAGE_NAMES: &[&str] = &["message", "reason", "detail", "description", "error"];
@@ -173,9 +174,11 @@ impl Importer<'_> {
         if let (Ok(node), Some(name)) = (&node, &name)
             && !alike.iter().all(|other| self.writes_alike(name, other, node))
         {
-            self.built.gaps.note(gaps::ERROR_BODY, &pointer);
-            self.built.errors = ErrorsTold::Unmapped(media);
-            return; // Alike in names, not in the types of what the router writes.
+            // Alike in names, not in the types of what the router writes: shared by none, each
+            // operation's error bodies told one by one (`api.errors.bodies`), gap `error-body`
+            // where one cannot be.
+            self.built.errors = ErrorsTold::NotShared;
+            return;
         }
         let (told, kind) = match node {
             Ok(node) => (ErrorsTold::Mapped(node), gaps::ERROR_BODY_BY_NAME),
@@ -204,6 +207,51 @@ impl Importer<'_> {
         if error_schema_key(schema).is_some_and(|key| !self.built.error_keys.contains(&key)) {
             op_gaps.push(self.built.gaps.note(gaps::ERROR_BODY_ELSEWHERE, pointer));
         }
+    }
+
+    /// The type of the error body a 4xx or 5xx response of an operation answers when it is
+    /// not the one `api.errors` maps (API Setu's body per status, each listing its own codes):
+    /// declared once per schema as one of `api.errors.bodies` when its places can be told
+    /// (the rules of `api.errors`, a message optional), so the router writes the operation's
+    /// refusals of that status in it; `None` for the shared body, the format's own, or one
+    /// whose places cannot be told.
+    pub(super) fn other_error_body(&mut self, resolved: &Value, status: u16, pointer: &str) -> Option<String> {
+        let content = resolved.get("content").and_then(Value::as_object)?;
+        let (media, schema) = json_media(content)?;
+        if is_default_error_body(self.doc.value, schema) {
+            return None;
+        }
+        let key = error_schema_key(schema)?;
+        if self.built.error_keys.contains(&key) {
+            return None;
+        }
+        if let Some(told) = self.built.error_bodies.get(&key) {
+            return told.as_ref().map(|(name, _)| name.clone());
+        }
+        let media = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        let media = if media == "*/*" { "application/json".to_owned() } else { media };
+        let name = match key.strip_prefix(INLINE) {
+            Some(_) => {
+                let pointer = refs::child(&refs::child(&refs::child(pointer, "content"), &media), "schema");
+                let at = At { pointer: pointer.clone(), name: format!("ErrorBody{status}"), depth: 0 };
+                let typed = self.schema(&schema.clone(), &at);
+                match self.complete(typed, &pointer) {
+                    Expr::Named(name) => Some(name),
+                    _ => None,
+                }
+            }
+            None => self.doc.components.get(&key).cloned().flatten().filter(|n| self.built.types.contains_key(n)),
+        };
+        let told = name.and_then(|name| Some((name.clone(), self.errors_node(&name, &media).ok()?)));
+        if let Some((name, _)) = &told {
+            // Its places were told from names, as the shared body's are.
+            let id = self.built.gaps.note(gaps::ERROR_BODY_BY_NAME, pointer);
+            if let Some(ty) = self.built.types.get_mut(name) {
+                add_gaps(&mut ty.node, &[id]);
+            }
+        }
+        self.built.error_bodies.insert(key, told.clone());
+        told.map(|(name, _)| name)
     }
 
     /// Notes gap `error-media` at each error response the document gives only in a media type
@@ -255,31 +303,44 @@ impl Importer<'_> {
                     .map(|(wire, _)| wire.clone())
             })
         };
-        // The message: at the top, else inside `error`.
-        let (prefix, level) = match find(&top, MESSAGE_NAMES, "string") {
-            Some(_) => (String::new(), top.clone()),
-            None => {
-                let (wire, error) = top.iter().find(|(wire, _)| normal(wire) == "error").ok_or(no_message)?;
-                let inner = error.as_object().and_then(|e| self.object_fields(e)).ok_or(no_message)?;
-                (refs::child("", wire), inner)
-            }
+        // The message: at the top, else inside `error`; else none (a body saying what failed
+        // in its list of errors or in its codes alone).
+        let inner = top.iter().find(|(wire, _)| normal(wire) == "error").and_then(|(wire, error)| {
+            Some((refs::child("", wire), error.as_object().and_then(|e| self.object_fields(e))?))
+        });
+        let (prefix, level) = match (find(&top, MESSAGE_NAMES, "string"), inner) {
+            (None, Some((prefix, inner))) if find(&inner, MESSAGE_NAMES, "string").is_some() => (prefix, inner),
+            _ => (String::new(), top.clone()),
         };
-        let message = refs::child(&prefix, &find(&level, MESSAGE_NAMES, "string").ok_or(no_message)?);
+        let message = find(&level, MESSAGE_NAMES, "string").map(|wire| refs::child(&prefix, &wire));
         let status = find(&level, STATUS_NAMES, "integer").map(|wire| refs::child(&prefix, &wire));
         let violations = self.violations(&level).map(|(wire, keys)| (refs::child(&prefix, &wire), keys));
+        let violations = violations.or_else(|| message.is_none().then(|| self.nested_violations(&top)).flatten());
         // A required string code beside the message (Azure's `error.code`, OAuth's `error`):
         // the router fills it from the status.
         let code = level
             .iter()
-            .filter(|(wire, _)| refs::child(&prefix, wire) != message && CODE_NAMES.contains(&normal(wire).as_str()))
+            .filter(|(wire, _)| {
+                Some(refs::child(&prefix, wire)) != message && CODE_NAMES.contains(&normal(wire).as_str())
+            })
             .find(|(_, field)| field.as_object().is_some_and(|f| is_required(f) && field_type(f) == "string"))
             .map(|(wire, _)| refs::child(&prefix, wire));
-        let mut filled = vec![message.clone()];
+        // Without a message, the enumerations named as a code or a message (API Setu's
+        // `error` and `errorDescription`, each status its own values) are written with their
+        // first value, so the body still says which failure it is.
+        let mut fill = match message {
+            Some(_) => Vec::new(),
+            None => self.named_enumerations(&level, &prefix),
+        };
+        if message.is_none() && violations.is_none() && fill.is_empty() {
+            return Err(no_message);
+        }
+        let mut filled: Vec<String> = message.iter().cloned().collect();
         filled.extend(code.clone());
         filled.extend(status.clone());
         filled.extend(violations.as_ref().map(|(p, _)| p.clone()));
+        filled.extend(fill.iter().cloned());
         // Every other required field is a scalar the router writes its sample into (`fill`).
-        let mut fill = Vec::new();
         if !self.fills_required(&top, "", &filled, &mut fill, 0) {
             return Err(gaps::ERROR_BODY_UNFILLABLE);
         }
@@ -289,7 +350,9 @@ impl Importer<'_> {
         if let Some(status) = status {
             node.insert("status".into(), json!(status));
         }
-        node.insert("message".into(), json!(message));
+        if let Some(message) = message {
+            node.insert("message".into(), json!(message));
+        }
         if let Some(code) = code {
             node.insert("code".into(), json!(code));
         }
@@ -336,6 +399,52 @@ impl Importer<'_> {
             }
         }
         None
+    }
+
+    /// The list of violations one or two objects down (Mastercard's `/Errors/Error`), for a
+    /// body without a message: its pointer and the keys of one violation.
+    fn nested_violations(&self, fields: &Map<String, Value>) -> Option<(String, (String, String))> {
+        self.nested_violations_at(fields, "", 0)
+    }
+
+    fn nested_violations_at(
+        &self,
+        fields: &Map<String, Value>,
+        prefix: &str,
+        depth: usize,
+    ) -> Option<(String, (String, String))> {
+        if depth > 0
+            && let Some((wire, keys)) = self.violations(fields)
+        {
+            return Some((refs::child(prefix, &wire), keys));
+        }
+        if depth == 2 {
+            return None;
+        }
+        fields.iter().find_map(|(wire, field)| {
+            let inner = self.object_fields(field.as_object()?)?;
+            self.nested_violations_at(&inner, &refs::child(prefix, wire), depth + 1)
+        })
+    }
+
+    /// The pointers of the enumeration fields among `fields` (at `prefix`) named as a code or
+    /// a message, required or not.
+    fn named_enumerations(&self, fields: &Map<String, Value>, prefix: &str) -> Vec<String> {
+        let named = |wire: &str| {
+            let wire = normal(wire);
+            CODE_NAMES.contains(&wire.as_str()) || MESSAGE_NAMES.contains(&wire.as_str())
+        };
+        fields
+            .iter()
+            .filter(|(wire, field)| named(wire) && field.as_object().is_some_and(|f| self.is_enumeration(f)))
+            .map(|(wire, _)| refs::child(prefix, wire))
+            .collect()
+    }
+
+    /// True when the field's values are an enumeration's.
+    fn is_enumeration(&self, field: &Map<String, Value>) -> bool {
+        field.contains_key("enum")
+            || self.built.types.get(field_type(field)).is_some_and(|t| t.node.contains_key("enum"))
     }
 
     /// True when every required field of `fields` (at `prefix`) is named by a pointer of
@@ -391,8 +500,7 @@ impl Importer<'_> {
                 .all(|f| self.has_sample_at(f, depth + 1));
         }
         let scalar = matches!(ty, "string" | "integer" | "number" | "boolean" | "url" | "date-time");
-        let enumeration =
-            field.contains_key("enum") || self.built.types.get(ty).is_some_and(|t| t.node.contains_key("enum"));
+        let enumeration = self.is_enumeration(field);
         (scalar && (!field.contains_key("pattern") || field.contains_key("sample"))) || enumeration
     }
 }

@@ -156,16 +156,30 @@ impl Importer<'_> {
         if !self.doc.servers.is_empty() {
             api.insert("servers".into(), Value::Array(self.doc.servers.clone()));
         }
-        match &self.built.errors {
-            super::built::ErrorsTold::Mapped(errors) => {
-                api.insert("errors".into(), Value::Object(errors.clone()));
-            }
+        let mut errors = match &self.built.errors {
+            super::built::ErrorsTold::Mapped(errors) => errors.clone(),
             // The built-in body, answered in the document's error media type
             // (`application/problem+json`), so refusals carry the type the document lists.
             super::built::ErrorsTold::Unmapped(media) if media != "application/json" => {
-                api.insert("errors".into(), json!({ "media_type": media }));
+                super::map(vec![("media_type", json!(media))])
             }
-            _ => {}
+            _ => Map::new(),
+        };
+        let bodies: Map<String, Value> = self
+            .built
+            .error_bodies
+            .values()
+            .flatten()
+            .map(|(name, node)| {
+                let places = node.iter().filter(|(key, _)| *key != "type").map(|(k, v)| (k.clone(), v.clone()));
+                (name.clone(), Value::Object(places.collect()))
+            })
+            .collect();
+        if !bodies.is_empty() {
+            errors.insert("bodies".into(), Value::Object(bodies));
+        }
+        if !errors.is_empty() {
+            api.insert("errors".into(), Value::Object(errors));
         }
         if self.built.open_objects {
             // OpenAPI's objects take fields they do not declare unless `additionalProperties:

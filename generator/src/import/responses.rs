@@ -127,10 +127,17 @@ impl Importer<'_> {
                     successes.push(Success { status: s, body, resolved: resolved.clone(), pointer: response_pointer });
                 }
                 Some(s @ 400..=599) => {
-                    if s < 500 {
+                    let other = self.other_error_body(resolved, s, &response_pointer);
+                    if s < 500 && other.is_none() {
                         self.note_error_elsewhere(resolved, &response_pointer, op_gaps);
                     }
-                    errors.extend(self.failure_case(s, resolved, implied, &response_pointer, op_gaps));
+                    let case = self.failure_case(s, resolved, implied, &response_pointer, other.is_some(), op_gaps);
+                    errors.extend(case.map(|mut case| {
+                        if let (Some(name), Some(case)) = (other, case.as_object_mut()) {
+                            case.insert("type".into(), json!(name));
+                        }
+                        case
+                    }));
                 }
                 Some(_) => op_gaps.push(self.built.gaps.note(gaps::REDIRECTS, &response_pointer)),
                 None if code == "default" => {
@@ -145,13 +152,15 @@ impl Importer<'_> {
 
     /// The failure case of a 4xx or 5xx response (`None` for one the generated server answers
     /// itself); the first error body that is not the format's own is a gap when the
-    /// document's error responses share none ([`super::errors`]).
+    /// document's error responses share none ([`super::errors`]) and it is not `told` (one
+    /// of `api.errors.bodies`).
     fn failure_case(
         &mut self,
         status: u16,
         resolved: &Value,
         implied: bool,
         response_pointer: &str,
+        told: bool,
         op_gaps: &mut Vec<String>,
     ) -> Option<Value> {
         let doc = self.doc.value;
@@ -159,6 +168,7 @@ impl Importer<'_> {
         let default_error = body.as_ref().and_then(Option::as_ref).is_some_and(|s| is_default_error_body(doc, s));
         if matches!(body, Some(Some(_)))
             && !default_error
+            && !told
             && self.built.errors == ErrorsTold::NotShared
             && !self.built.error_noted
         {

@@ -129,10 +129,51 @@ pub struct RawErrors {
     /// (its `sample`, else its default, else its first value, else one made to fit its
     /// constraints): what no other pointer names (RFC 9457's `type`, a correlation id).
     pub fill: Option<Vec<String>>,
+    /// The other error bodies, by their named object type, each with the places the router
+    /// writes its refusals into: an operation answering a status in one of them
+    /// (`errors: [{ status: 401, type: AuthError }]`) has the router's refusals of that
+    /// status written in it.
+    pub bodies: Option<IndexMap<String, RawErrorBody>>,
+}
+
+impl RawErrors {
+    /// Its places, as one entry of `bodies` gives them.
+    pub fn places(&self) -> RawErrorBody {
+        RawErrorBody {
+            media_type: self.media_type.clone(),
+            status: self.status.clone(),
+            message: self.message.clone(),
+            code: self.code.clone(),
+            violations: self.violations.clone(),
+            violation: self.violation.clone(),
+            fill: self.fill.clone(),
+        }
+    }
+}
+
+/// `api.errors.bodies.<Type>:` where one more error body holds the status, the message and the
+/// violations (the keys of `api.errors` but `type`, which is the key of the entry, and
+/// `bodies`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawErrorBody {
+    /// Its media type (default `application/json`).
+    pub media_type: Option<String>,
+    /// JSON pointer of the HTTP status in the body.
+    pub status: Option<String>,
+    /// JSON pointer of the message; absent: the body has no place for one.
+    pub message: Option<String>,
+    /// JSON pointer of a string code the router fills from the status.
+    pub code: Option<String>,
+    /// JSON pointer of the list of violations (`""`: the body is the list).
+    pub violations: Option<String>,
+    /// The keys of one violation object (default `path` and `message`).
+    pub violation: Option<RawViolationKeys>,
+    /// JSON pointers of scalar or enumeration fields the router fills with the field's sample.
+    pub fill: Option<Vec<String>>,
 }
 
 /// `api.errors.violation:` the keys of one violation object.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct RawViolationKeys {
     /// The key holding the violation's location (a JSON pointer, or `query.<name>`).
     pub path: Option<String>,

@@ -207,21 +207,44 @@ impl Lowerer<'_> {
     /// two keys as strings), and whose required fields the router can fill: each is named by
     /// a pointer or holds one, so every body the router writes is a valid value of the type.
     pub(super) fn check_error_convention(&mut self) {
-        let (convention, Some(origin)) = (&self.errors.0, &self.errors.1) else { return };
-        let Some(name) = convention.ty.clone() else { return };
+        let (convention, Some(origin)) = (self.errors.0.clone(), self.errors.1.clone()) else { return };
+        if convention.ty.is_some() {
+            self.errors.0.fill = self.check_error_places(&convention, &origin, &origin.key("type"));
+        }
+        for (name, body) in &convention.bodies {
+            let at = origin.key("bodies").key(name);
+            let fill = self.check_error_places(body, &at, &at);
+            if let Some(lowered) = self.errors.0.bodies.get_mut(name) {
+                lowered.fill = fill;
+            }
+        }
+    }
+
+    /// One error body's places against its type (located at `type_at`); its `fill` with the
+    /// value of each field.
+    fn check_error_places(
+        &mut self,
+        convention: &ErrorConvention,
+        origin: &Origin,
+        type_at: &Origin,
+    ) -> Vec<(String, Value)> {
+        let Some(name) = convention.ty.clone() else { return Vec::new() };
         let name = &name;
-        let convention = convention.clone();
-        let origin = origin.clone();
         let at = |lowerer: &Self, key: &str| lowerer.at(&origin.key(key));
         if !matches!(self.types.get(name).map(|t| &t.kind), Some(TypeKind::Object(_))) {
-            let at = at(self, "type");
+            let at = self.at(type_at);
             self.diags
                 .error(at, format!("the error body `{name}` is not an object type"))
                 .hint("declare it with `fields:`");
-            return;
+            return Vec::new();
         }
         let root = TypeRef::Named(name.clone());
-        let mut pointers = vec![("message", convention.message.clone(), "a string")];
+        // An empty message pointer: the body has no place for one.
+        let mut pointers: Vec<(&str, String, &str)> = Some(convention.message.clone())
+            .filter(|m| !m.is_empty())
+            .map(|p| ("message", p, "a string"))
+            .into_iter()
+            .collect();
         pointers.extend(convention.status.clone().map(|p| ("status", p, "an integer")));
         pointers.extend(convention.code.clone().map(|p| ("code", p, "a string")));
         pointers.extend(convention.violations.clone().map(|p| ("violations", p, "a list of violation objects")));
@@ -262,15 +285,15 @@ impl Lowerer<'_> {
                 }
             }
         }
-        self.errors.0.fill = fill;
         for missing in self.unfilled_required(&root, "", &filled) {
-            let at = at(self, "type");
+            let at = self.at(type_at);
             self.diags
                 .error(at, format!("the router cannot fill the required field `{missing}` of the error body `{name}`"))
                 .hint(
                     "make it optional, point `status`, `message`, `code` or `violations` at it, or list it in `fill`",
                 );
         }
+        fill
     }
 
     /// The field a JSON pointer names inside a value of `ty`, through named object types.
@@ -618,6 +641,7 @@ impl Lowerer<'_> {
             output.extend(op.errors.iter().filter_map(|e| e.ty.clone()));
         }
         output.extend(self.errors.0.ty.iter().map(|t| TypeRef::Named(t.clone())));
+        output.extend(self.errors.0.bodies.keys().map(|t| TypeRef::Named(t.clone())));
         for name in self.reachable(&input) {
             if let Some(t) = self.types.get_mut(&name) {
                 t.usage.input = true;

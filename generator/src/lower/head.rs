@@ -284,18 +284,14 @@ impl Lowerer<'_> {
     }
 
     /// `api.errors` as far as it can be checked before types are lowered: the type is a
-    /// reference, the pointers are JSON pointers, the media type is JSON.
+    /// reference, the pointers are JSON pointers, the media type is JSON; and each of its
+    /// `bodies` so.
     fn lower_error_convention(&mut self, raw: &RawErrors, origin: &Origin) -> ErrorConvention {
-        let media_type = raw.media_type.clone().unwrap_or_else(|| "application/json".into());
-        if !is_json_media_type(&media_type) {
-            let at = self.at(&origin.key("media_type"));
-            self.diags
-                .error(at, format!("`{media_type}` is not a JSON media type"))
-                .hint("error bodies are JSON: `application/json`, or `application/<something>+json`");
-        }
+        let places = raw.places();
         let Some(ty) = &raw.ty else {
             // The built-in envelope, in the media type given (an API answering its errors as
             // `application/problem+json` in a body apigen cannot point into).
+            let media_type = self.error_media_type(&places, origin);
             let given = [
                 ("status", raw.status.is_some()),
                 ("message", raw.message.is_some()),
@@ -310,12 +306,52 @@ impl Lowerer<'_> {
                     .error(at, format!("`{key}` points into an error body `type` names, and there is none"))
                     .hint("name the error body's type, or remove the key to keep the built-in body");
             }
-            return ErrorConvention { media_type, ..ErrorConvention::default() };
+            let bodies = self.lower_error_bodies(raw, origin);
+            return ErrorConvention { media_type, bodies, ..ErrorConvention::default() };
         };
-        let ty = match self.complete_ref(ty, &self.at(&origin.key("type"))) {
+        let mut convention = self.lower_error_places(ty, &places, origin, &origin.key("type"));
+        convention.bodies = self.lower_error_bodies(raw, origin);
+        convention
+    }
+
+    /// `api.errors.bodies`, each entry lowered as `api.errors` is.
+    fn lower_error_bodies(&mut self, raw: &RawErrors, origin: &Origin) -> BTreeMap<String, ErrorConvention> {
+        let mut bodies = BTreeMap::new();
+        for (name, places) in raw.bodies.iter().flatten() {
+            let at = origin.key("bodies").key(name);
+            let convention = self.lower_error_places(name, places, &at, &at);
+            if let Some(ty) = convention.ty.clone() {
+                bodies.insert(ty, convention);
+            }
+        }
+        bodies
+    }
+
+    /// The media type of an error body, which must be JSON.
+    fn error_media_type(&mut self, places: &RawErrorBody, origin: &Origin) -> String {
+        let media_type = places.media_type.clone().unwrap_or_else(|| "application/json".into());
+        if !is_json_media_type(&media_type) {
+            let at = self.at(&origin.key("media_type"));
+            self.diags
+                .error(at, format!("`{media_type}` is not a JSON media type"))
+                .hint("error bodies are JSON: `application/json`, or `application/<something>+json`");
+        }
+        media_type
+    }
+
+    /// The convention of the error body of type `ty` (located at `type_at`) with these places.
+    fn lower_error_places(
+        &mut self,
+        ty: &str,
+        places: &RawErrorBody,
+        origin: &Origin,
+        type_at: &Origin,
+    ) -> ErrorConvention {
+        let media_type = self.error_media_type(places, origin);
+        let ty = match self.complete_ref(ty, &self.at(type_at)) {
             Some(TypeRef::Named(name)) => Some(name),
             Some(other) => {
-                let at = self.at(&origin.key("type"));
+                let at = self.at(type_at);
                 self.diags
                     .error(at, format!("the error body is a named object type, not `{other}`"))
                     .hint("declare an object type for it under `types:`");
@@ -323,15 +359,11 @@ impl Lowerer<'_> {
             }
             None => None,
         };
-        if raw.message.is_none() {
-            let at = self.at(origin);
-            self.diags
-                .error(at, "`api.errors` names a `type` without the pointer to its `message`")
-                .hint("add `message: /message` (or wherever the body holds it)");
-        }
-        let mut pointer = |key: &str, value: &Option<String>| {
+        // `""` (the whole body) only as the message: the body has no place for one.
+        let mut pointer = |key: &str, value: &Option<String>, whole: bool| {
             let value = value.clone()?;
-            if !value.starts_with('/') {
+            let fits = value.starts_with('/') || (whole && value.is_empty());
+            if !fits {
                 let at = self.at(&origin.key(key));
                 self.diags
                     .error(at, format!("`{value}` is not a JSON pointer into the error body"))
@@ -340,15 +372,20 @@ impl Lowerer<'_> {
             }
             Some(value)
         };
-        let status = pointer("status", &raw.status);
-        let message = pointer("message", &raw.message).unwrap_or_else(|| "/message".into());
-        let code = pointer("code", &raw.code);
-        let violations = pointer("violations", &raw.violations);
+        let status = pointer("status", &places.status, false);
+        // No message: the body has no place for one.
+        let message = pointer("message", &places.message, true).unwrap_or_default();
+        let code = pointer("code", &places.code, false);
+        let violations = pointer("violations", &places.violations, false);
         // Values are the fields' samples, settled once types are lowered.
-        let fill =
-            raw.fill.iter().flatten().filter_map(|p| pointer("fill", &Some(p.clone()))).map(|p| (p, Value::Null));
+        let fill = places
+            .fill
+            .iter()
+            .flatten()
+            .filter_map(|p| pointer("fill", &Some(p.clone()), false))
+            .map(|p| (p, Value::Null));
         let fill = fill.collect();
-        let keys = raw.violation.as_ref();
+        let keys = places.violation.as_ref();
         ErrorConvention {
             ty,
             media_type,
@@ -359,6 +396,7 @@ impl Lowerer<'_> {
             violation_path: keys.and_then(|k| k.path.clone()).unwrap_or_else(|| "path".into()),
             violation_message: keys.and_then(|k| k.message.clone()).unwrap_or_else(|| "message".into()),
             fill,
+            bodies: BTreeMap::new(),
         }
     }
 }

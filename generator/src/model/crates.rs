@@ -101,6 +101,7 @@ pub const CLIENT_ROOT: CrateRoot = CrateRoot {
         ("servers", "the client's servers"),
         ("SCHEMES", "the client's auth schemes"),
         ("ERRORS", "the client's error convention"),
+        ("ERROR_BODIES", "the client's other error bodies"),
     ],
     re_exports: &[
         ReExport {
@@ -125,6 +126,7 @@ pub const SERVER_ROOT: CrateRoot = CrateRoot {
         ("OPERATIONS", "the server's list of operations"),
         ("SCHEMES", "the server's auth schemes"),
         ("ERRORS", "the server's error convention"),
+        ("ERROR_BODIES", "the server's other error bodies"),
         ("router", "the server's `router`"),
         ("router_with", "the server's `router_with`"),
     ],

@@ -1386,7 +1386,8 @@ pub struct ErrorConvention {
     pub media_type: String,
     /// JSON pointer of the HTTP status, if the body carries it.
     pub status: Option<String>,
-    /// JSON pointer of the message.
+    /// JSON pointer of the message; empty when the body has no place for one (the router
+    /// writes its other places, and in a list of violations one item saying the message).
     pub message: String,
     /// JSON pointer of a string code the router fills from the status, if the body has one.
     pub code: Option<String>,
@@ -1399,6 +1400,10 @@ pub struct ErrorConvention {
     /// Required scalar fields the router fills with one value each: JSON pointer and value
     /// (the field's sample, settled when types are lowered).
     pub fill: Vec<(String, serde_json::Value)>,
+    /// The other error bodies (`api.errors.bodies`), by type name, each its own convention
+    /// (without bodies of its own): an operation's failure case of such a type has the
+    /// router's refusals of its status written in it.
+    pub bodies: BTreeMap<String, ErrorConvention>,
 }
 
 impl Default for ErrorConvention {
@@ -1414,6 +1419,7 @@ impl Default for ErrorConvention {
             violation_path: "path".into(),
             violation_message: "message".into(),
             fill: Vec::new(),
+            bodies: BTreeMap::new(),
         }
     }
 }

@@ -71,6 +71,7 @@ pub use routes::{
     download, empty, json, reject, text,
 };
 
+use crate::error::ErrorShape;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -153,9 +154,20 @@ pub struct OperationInfo {
     /// For an operation paged by the `Link` header, the query parameter taking the cursor:
     /// the router writes the next page's link from `Context::set_next_page`.
     pub link_cursor: Option<&'static str>,
+    /// The error bodies of the statuses it answers in another body than the API's
+    /// (`api.errors.bodies`): status and the body's shape, `0` standing for `default`, the
+    /// status any other failure is answered in. Empty for most operations.
+    pub errors: &'static [(u16, &'static ErrorShape)],
 }
 
 impl OperationInfo {
+    /// The error body it answers a failure of `status` in: its own for that status, else its
+    /// `default` one, else the API's (`api`).
+    pub fn error_shape(&self, status: u16, api: &'static ErrorShape) -> &'static ErrorShape {
+        let own = |wanted: u16| self.errors.iter().find(|(status, _)| *status == wanted).map(|(_, shape)| *shape);
+        own(status).or_else(|| own(0)).unwrap_or(api)
+    }
+
     /// What an operation has unless its entry says otherwise: `GET /`, answering 200 in
     /// JSON (`application/json`, the most common answer), no selectors, no other status,
     /// authenticated by no scheme, no body, no required header, no `Link` paging. Generated entries give their own values and take
@@ -177,6 +189,7 @@ impl OperationInfo {
         streams: false,
         headers: &[],
         link_cursor: None,
+        errors: &[],
     };
 }
 

@@ -234,19 +234,25 @@ impl<S: Authenticator> Routes<S> {
     {
         let Some(&index) = self.by_name.get(name) else { return };
         let Some(slot) = self.handlers.get_mut(index) else { return };
-        let info = &self.operations[index];
+        let info: &'static OperationInfo = &self.operations[index];
         let (status, required, link_cursor) = (info.status, info.headers, info.link_cursor);
         let (service, errors) = (Arc::clone(&self.service), self.errors);
         *slot = Some(Arc::new(move |mut input: Input, context: Context<Option<S::Principal>>| {
             let request = match parse(&mut input) {
                 Ok(request) => request,
-                Err(error) => return reject(error, errors),
+                Err(error) => {
+                    let shape = info.error_shape(error.status().as_u16(), errors);
+                    return reject(error, shape);
+                }
             };
             // The router hands the headers to the input, not a copy: the context gets them back.
             let headers = input.take_headers();
             let Context { principal, operation, method, path, uri, extensions, response, media, .. } = context;
             let Some(principal) = A::principal(principal) else {
-                return reject(ApiError::unauthorized("this operation needs credentials"), errors);
+                return reject(
+                    ApiError::unauthorized("this operation needs credentials"),
+                    info.error_shape(401, errors),
+                );
             };
             let context = Context {
                 principal,
@@ -277,7 +283,7 @@ impl<S: Authenticator> Routes<S> {
                 });
                 let mut reply = match result.and_then(|value| answer(value, chosen.unwrap_or(status), media)) {
                     Ok(reply) => reply,
-                    Err(error) => error.into_response_with(errors),
+                    Err(error) => refusal(error, info, errors),
                 };
                 if !headers.is_empty() {
                     reply.headers_mut().extend(headers);
@@ -444,15 +450,16 @@ fn choose<P>(
     }
     let infos: Vec<&OperationInfo> = matched.iter().map(|(endpoint, _)| endpoint.info).collect();
     // A selector sent twice selects nothing, whichever operation its values would pick.
+    // Refused before one operation is chosen: in the error bodies of the first that matched.
     if let Some(error) = dispatch::refuse_repeated(&infos, headers, query) {
-        return Choice::Refuse(error.into_response_with(errors));
+        return Choice::Refuse(refusal(error, infos[0], errors));
     }
     let Some((endpoint, params)) = matched.into_iter().find(|(e, _)| dispatch::selected(e.info, headers, query)) else {
-        return Choice::Refuse(dispatch::refuse_selectors(&infos, headers, query).into_response_with(errors));
+        return Choice::Refuse(refusal(dispatch::refuse_selectors(&infos, headers, query), infos[0], errors));
     };
     match decode_path(params) {
         Ok(path) => Choice::Handle(Arc::clone(endpoint), path),
-        Err(error) => Choice::Refuse(error.into_response_with(errors)),
+        Err(error) => Choice::Refuse(refusal(error, endpoint.info, errors)),
     }
 }
 
@@ -485,17 +492,20 @@ enum Choice<P> {
 /// does.
 fn unmatched<P>(all: &[Arc<Endpoint<P>>], path: &str, errors: &'static ErrorShape) -> Response {
     let mut allow: Vec<&str> = Vec::new();
+    let mut first: Option<&OperationInfo> = None;
     for endpoint in all.iter().filter(|e| dispatch::match_path(&e.route, path).is_some()) {
+        first = first.or(Some(endpoint.info));
         if !allow.contains(&endpoint.info.method) {
             allow.push(endpoint.info.method);
         }
     }
-    if allow.is_empty() {
+    let Some(first) = first else {
         return ApiError::not_found("no operation matches this path").into_response_with(errors);
-    }
+    };
+    // In the error bodies of the first operation of the path.
     let allow = HeaderValue::from_str(&allow.join(", ")).unwrap_or_else(|_| HeaderValue::from_static(""));
-    let mut response = ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path")
-        .into_response_with(errors);
+    let refused = ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path");
+    let mut response = refusal(refused, first, errors);
     response.headers_mut().insert(header::ALLOW, allow);
     response
 }
@@ -516,8 +526,8 @@ fn handle<S: Authenticator>(
     // An async block, not an async fn: a fn's arguments would be copied into its future
     // beside the captured ones, and the request's parts alone are 224 bytes.
     async move {
-        let refuse = |error: ApiError| error.into_response_with(errors);
         let info = endpoint.info;
+        let refuse = |error: ApiError| refusal(error, info, errors);
         if let Some(refusal) = config.refuse(&parts, info.streams) {
             return refuse(refusal);
         }
@@ -527,7 +537,9 @@ fn handle<S: Authenticator>(
             match authenticate(&*service, &parts, info.auth, info.scopes).await {
                 Ok(principal) => Some(principal),
                 Err(Refusal::Credentials(error)) => return with_challenge(refuse(error), info.auth),
-                Err(Refusal::Scopes { required, missing }) => return insufficient_scope(&required, &missing, errors),
+                Err(Refusal::Scopes { required, missing }) => {
+                    return insufficient_scope(&required, &missing, info.error_shape(403, errors));
+                }
             }
         };
         let media = match crate::media::negotiate(header_text(&parts.headers, header::ACCEPT), info.produces) {
@@ -655,6 +667,13 @@ fn with_challenge(mut response: Response, schemes: &[&'static [crate::auth::Sche
         };
     }
     response
+}
+
+/// The answer to `error` of the operation `info`, in the error body it answers that status in
+/// ([`OperationInfo::error_shape`]: its own, else the API's `errors`).
+fn refusal(error: ApiError, info: &OperationInfo, errors: &'static ErrorShape) -> Response {
+    let shape = info.error_shape(error.status().as_u16(), errors);
+    error.into_response_with(shape)
 }
 
 /// Answers an error before the handler runs, in the API's error shape.
