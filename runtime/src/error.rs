@@ -81,6 +81,18 @@ impl ErrorShape {
         fill: &[],
     };
 
+    /// The error body of a failure of `status` among an operation's `bodies` (status and
+    /// shape, `0` standing for `default`): the one of that status, else the `default` one,
+    /// else the API's (`api`).
+    pub fn of_status(
+        bodies: &'static [(u16, &'static ErrorShape)],
+        status: u16,
+        api: &'static ErrorShape,
+    ) -> &'static ErrorShape {
+        let own = |wanted: u16| bodies.iter().find(|(status, _)| *status == wanted).map(|(_, shape)| *shape);
+        own(status).or_else(|| own(0)).unwrap_or(api)
+    }
+
     /// The body for a failure with this status, message and violations (none written when
     /// there are none). A shape with no place for violations names them in the message
     /// (`the request is invalid: /name: is required; query.limit: is too large`), so a caller

@@ -130,3 +130,29 @@ fn the_fixture_declares_the_error_bodies_the_import_finds_in_the_document() {
         assert_eq!(fixture.replace("name: errstatus", "name: errors-per-status-3-0"), *written, "{name}");
     }
 }
+
+#[tokio::test]
+async fn the_client_reads_each_statuss_error_from_that_statuss_body() {
+    use errstatus_client::{Client, Error, RetryPolicy};
+    let base = start().await;
+    let client = |key: &str| Client::builder(&base).api_key(key).retry(RetryPolicy::none()).build().unwrap();
+    // 400: the list of errors; the first item's message is the message, each item a violation.
+    let error = client("k-1").items().list("far-too-long").send().await.unwrap_err();
+    let Error::Api { status, message, violations, .. } = &error else { panic!("{error:?}") };
+    assert_eq!((*status, message.as_str()), (400, "must be at most 8 characters long (found 12)"));
+    assert_eq!(violations.len(), 1);
+    assert_eq!(violations[0].path, "query.q");
+    let decoded = error.body_as::<errstatus_client::types::ErrorBody400>().expect("the 400's own type");
+    assert_eq!(decoded.errors[0].field.as_deref(), Some("query.q"));
+    // 401: the message where the 401's body holds it, not the raw JSON.
+    let error = client("k-2").items().list("a").send().await.unwrap_err();
+    let Error::Api { status, message, .. } = &error else { panic!("{error:?}") };
+    assert_eq!((*status, message.as_str()), (401, "the key is not known"));
+    // 404: a body without a message: the raw text stands for it.
+    let error = client("k-1").items().list("none").send().await.unwrap_err();
+    let Error::Api { status, message, .. } = &error else { panic!("{error:?}") };
+    assert_eq!(
+        (*status, message.as_str()),
+        (404, r#"{"error":"record_not_found","errorDescription":"No record found"}"#)
+    );
+}

@@ -436,6 +436,25 @@ pub fn errors_const(api: &Api) -> TokenStream {
     }
 }
 
+/// The statuses of the operation's failure cases answered in another error body
+/// (`api.errors.bodies`), each with the index of that body in `ERROR_BODIES` (`0` stands for
+/// `default`), the first case of a status deciding.
+pub fn error_bodies(api: &Api, op: &Operation) -> Vec<(u16, usize)> {
+    let mut found: Vec<(u16, usize)> = Vec::new();
+    for case in &op.errors {
+        let Some(name) = case.ty.as_ref().and_then(crate::model::TypeRef::named) else { continue };
+        let Some(index) = api.errors.bodies.keys().position(|body| body == name) else { continue };
+        let status = match case.status {
+            crate::model::ErrorStatus::Code(code) => code,
+            crate::model::ErrorStatus::Default => 0,
+        };
+        if !found.iter().any(|(s, _)| *s == status) {
+            found.push((status, index));
+        }
+    }
+    found
+}
+
 /// An `ErrorShape` literal of one error body's convention.
 fn error_shape(e: &ErrorConvention) -> TokenStream {
     let option = |value: &Option<String>| match value {

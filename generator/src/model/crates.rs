@@ -203,6 +203,6 @@ mod tests {
         assert_eq!(find("http_client_builder"), Some("the client's re-export of `http_client_builder`"));
         assert_eq!(find("FilePart"), Some("the client's re-export of `FilePart`"));
         assert_eq!(find("types"), Some("the client's re-export of the types crate"));
-        assert_eq!(SERVER_ROOT.reserved().len(), 7 + 11 + 1 + 1);
+        assert_eq!(SERVER_ROOT.reserved().len(), 8 + 11 + 1 + 1);
     }
 }

@@ -7,6 +7,7 @@
 use super::error::{Error, ErrorTypes};
 use super::settings::{Credentials, Settings, Token};
 use crate::auth::{KeyIn, SchemeKind};
+use crate::error::ErrorShape;
 use bytes::Bytes;
 use reqwest::header::HeaderValue;
 use std::fmt;
@@ -35,6 +36,10 @@ pub struct Call {
     pub auth: &'static [&'static [&'static str]],
     /// The error types the spec declares for the operation's failure statuses, if any.
     pub errors: Option<ErrorTypes>,
+    /// The error bodies of the statuses the operation answers in another body than the API's
+    /// (`api.errors.bodies`; `0` standing for `default`): where the error of such a status
+    /// holds its message, status and violations.
+    pub error_bodies: &'static [(u16, &'static ErrorShape)],
     /// Headers of this call only, by name and value (after the client's default ones):
     /// header parameters and the builder's `.header(..)`.
     pub headers: Vec<(String, String)>,
@@ -56,6 +61,7 @@ impl Call {
             body: None,
             auth: &[],
             errors: None,
+            error_bodies: &[],
             headers,
             cookies: Vec::new(),
         }

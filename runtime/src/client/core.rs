@@ -392,7 +392,8 @@ impl Core {
                 }
                 _ => {
                     let redactor = provided.redactor(&self.redactor);
-                    return outcome.into_result(self.settings.errors, call.errors).map_err(|e| redactor.error(e));
+                    let shapes = (self.settings.errors, call.error_bodies);
+                    return outcome.into_result(shapes, call.errors).map_err(|e| redactor.error(e));
                 }
             }
         }
@@ -510,11 +511,19 @@ enum Attempt {
 }
 
 impl Attempt {
-    fn into_result(self, shape: &ErrorShape, types: Option<ErrorTypes>) -> Result<Outcome, Error> {
+    /// `shapes`: the API's error body and the operation's other ones, by status.
+    fn into_result(
+        self,
+        shapes: (&'static ErrorShape, &'static [(u16, &'static ErrorShape)]),
+        types: Option<ErrorTypes>,
+    ) -> Result<Outcome, Error> {
         match self {
             Attempt::Done(answer) => Ok(Outcome::Read(answer)),
             Attempt::Open(download) => Ok(Outcome::Open(download)),
-            Attempt::Status { status, headers, body, .. } => Err(api_error(status, headers, body, shape, types)),
+            Attempt::Status { status, headers, body, .. } => {
+                let shape = ErrorShape::of_status(shapes.1, status, shapes.0);
+                Err(api_error(status, headers, body, shape, types))
+            }
             Attempt::Failed(error) => Err(error),
         }
     }

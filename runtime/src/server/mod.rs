@@ -164,8 +164,7 @@ impl OperationInfo {
     /// The error body it answers a failure of `status` in: its own for that status, else its
     /// `default` one, else the API's (`api`).
     pub fn error_shape(&self, status: u16, api: &'static ErrorShape) -> &'static ErrorShape {
-        let own = |wanted: u16| self.errors.iter().find(|(status, _)| *status == wanted).map(|(_, shape)| *shape);
-        own(status).or_else(|| own(0)).unwrap_or(api)
+        ErrorShape::of_status(self.errors, status, api)
     }
 
     /// What an operation has unless its entry says otherwise: `GET /`, answering 200 in

@@ -76,6 +76,13 @@ impl ClientEmitter<'_> {
         if let Some(errors) = self.error_types(op) {
             fields.push(quote!(errors: #errors));
         }
+        // The statuses answered in another error body than the API's, read from its places.
+        let bodies = crate::emit::rust::error_bodies(self.api, op);
+        if !bodies.is_empty() {
+            let bodies = bodies.into_iter().map(|(status, index)| quote!((#status, &crate::ERROR_BODIES[#index])));
+            // A constant: an element of `ERROR_BODIES` is no promotable temporary.
+            fields.push(quote!(error_bodies: const { &[#(#bodies),*] }));
+        }
         let path = path_expr(op);
         if op.body.is_some() {
             fields.push(quote!(body));

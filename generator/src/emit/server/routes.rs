@@ -39,8 +39,10 @@ pub(super) fn group_routes(api: &Api, tag: &Tag) -> TokenStream {
     let schemes =
         ops.iter().any(|op| !op.auth.alternatives().is_empty()).then(|| quote! { use super::super::SCHEMES; });
     // And their other error bodies in the root's `ERROR_BODIES`.
-    let bodies =
-        ops.iter().any(|op| !error_bodies(api, op).is_empty()).then(|| quote! { use super::super::ERROR_BODIES; });
+    let bodies = ops
+        .iter()
+        .any(|op| !crate::emit::rust::error_bodies(api, op).is_empty())
+        .then(|| quote! { use super::super::ERROR_BODIES; });
     let infos = ops.iter().map(|op| operation_info(api, op));
     let setting = set_handlers(tag, &ops);
     quote! {
@@ -171,7 +173,9 @@ fn operation_info(api: &Api, op: &Operation) -> TokenStream {
         let cursor = &pagination.cursor;
         fields.push(quote!(link_cursor: ::core::option::Option::Some(#cursor)));
     }
-    let bodies = error_bodies(api, op).into_iter().map(|(status, index)| quote!((#status, &ERROR_BODIES[#index])));
+    let bodies = crate::emit::rust::error_bodies(api, op)
+        .into_iter()
+        .map(|(status, index)| quote!((#status, &ERROR_BODIES[#index])));
     let bodies: Vec<TokenStream> = bodies.collect();
     if !bodies.is_empty() {
         fields.push(quote!(errors: &[#(#bodies),*]));
@@ -183,25 +187,6 @@ fn operation_info(api: &Api, op: &Operation) -> TokenStream {
             ..::apigen_runtime::server::OperationInfo::BASE
         }
     }
-}
-
-/// The statuses of the operation's failure cases answered in another error body
-/// (`api.errors.bodies`), each with the index of that body in `ERROR_BODIES` (`0` stands for
-/// `default`), the first case of a status deciding.
-fn error_bodies(api: &Api, op: &Operation) -> Vec<(u16, usize)> {
-    let mut found: Vec<(u16, usize)> = Vec::new();
-    for case in &op.errors {
-        let Some(name) = case.ty.as_ref().and_then(crate::model::TypeRef::named) else { continue };
-        let Some(index) = api.errors.bodies.keys().position(|body| body == name) else { continue };
-        let status = match case.status {
-            crate::model::ErrorStatus::Code(code) => code,
-            crate::model::ErrorStatus::Default => 0,
-        };
-        if !found.iter().any(|(s, _)| *s == status) {
-            found.push((status, index));
-        }
-    }
-    found
 }
 
 /// `OperationInfo::select`.
