@@ -2535,3 +2535,95 @@ fn a_requirement_naming_two_schemes_needs_both_at_once() {
     assert_eq!(auth_of("both"), "`key` and `token`");
     assert_eq!(auth_of("eitherPairOrBearer"), "`key` and `token` or `bearer`");
 }
+
+#[test]
+fn error_bodies_differing_per_status_are_each_declared_where_their_places_can_be_told() {
+    // API Setu's: each status its own inline body of two enumerations (no free message);
+    // SendGrid's: a 400 listing its errors, and one that is a list itself (left a gap).
+    let json = |schema: serde_json::Value| serde_json::json!({"content": {"application/json": {"schema": schema}}});
+    let coded = |codes: &[&str], words: &[&str]| {
+        let mut response = json(serde_json::json!({"type": "object", "properties": {
+            "error": {"type": "string", "enum": codes}, "errorDescription": {"type": "string", "enum": words}
+        }}));
+        response["description"] = "failed".into();
+        response
+    };
+    let item = serde_json::json!({"type": "object", "required": ["message"], "properties": {
+        "field": {"type": "string"}, "message": {"type": "string"}, "error_id": {"type": "string"}
+    }});
+    let mut listed = json(serde_json::json!({"type": "object", "required": ["errors"], "properties": {
+        "errors": {"type": "array", "items": item}
+    }}));
+    listed["description"] = "invalid".into();
+    let mut bare = json(serde_json::json!({"type": "array", "items": item}));
+    bare["description"] = "invalid".into();
+    let ok = serde_json::json!({"description": "done"});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Statuses", "version": "1"},
+        "paths": {
+            "/a": {"get": {"operationId": "getA", "responses": {
+                "204": ok,
+                "401": coded(&["invalid_authentication", "invalid_authorization"], &["Authentication failed", "Not allowed"]),
+                "404": coded(&["record_not_found", "url_not_found"], &["No record found", "Wrong path"])
+            }}},
+            "/b": {"post": {"operationId": "postB", "responses": {"204": ok, "400": listed}}},
+            "/c": {"post": {"operationId": "postC", "responses": {"204": ok, "400": bare}}}
+        }
+    });
+    let imported = apigen::import::import(&doc, "statuses.json").unwrap();
+    let api_yaml = &imported.files.iter().find(|(name, _)| name.as_str() == "api.yaml").unwrap().1;
+    assert!(
+        api_yaml.contains(
+            "  errors:\n    bodies:\n      ErrorBody401: { media_type: application/json, fill: [/error, /errorDescription] }\n      \
+             ErrorBody404: { media_type: application/json, fill: [/error, /errorDescription] }\n      \
+             ErrorBody400:\n        media_type: application/json\n        violations: /errors\n        \
+             violation: { path: field, message: message }\n"
+        ),
+        "{api_yaml}"
+    );
+    // The body that is a list itself keeps gap `error-body`; the others are told by name.
+    let line = imported.summary.line();
+    assert!(line.contains("error-body 1") && line.contains("error-body-by-name 3"), "{line}");
+    let api = lint_imported(&imported, "the statuses do not lint");
+    let op = |name: &str| api.operations.iter().find(|o| o.name == name).unwrap();
+    let types =
+        |name: &str| -> Vec<String> { op(name).errors.iter().map(|e| format!("{}", e.ty.as_ref().unwrap())).collect() };
+    assert_eq!(types("getA"), ["ErrorBody401", "ErrorBody404"]);
+    assert_eq!(types("postB"), ["ErrorBody400"]);
+    assert!(op("postC").errors.iter().all(|e| e.ty.is_none()));
+    // Each status's first code is what the router writes.
+    let body = |name: &str| api.errors.bodies[name].fill.clone();
+    assert_eq!(body("ErrorBody401")[0], ("/error".to_owned(), serde_json::json!("invalid_authentication")));
+    assert_eq!(body("ErrorBody404")[1], ("/errorDescription".to_owned(), serde_json::json!("No record found")));
+}
+
+#[test]
+fn a_shared_error_body_without_a_message_but_with_its_list_of_errors_is_api_errors() {
+    // Mastercard's `{Errors: {Error: [{Source, ReasonCode, Description}]}}`, shared by every
+    // error response: the list two objects down, `Source` where, `Description` what.
+    let error = serde_json::json!({"description": "failed", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Payments", "version": "1"},
+        "paths": {"/p": {"post": {"operationId": "pay", "responses": {"204": {"description": "done"}, "400": error, "500": error}}}},
+        "components": {"schemas": {
+            "Error": {"type": "object", "required": ["Errors"], "properties": {"Errors": {"$ref": "#/components/schemas/Errors"}}},
+            "Errors": {"type": "object", "required": ["Error"], "properties": {"Error": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}}},
+            "Item": {"type": "object", "properties": {
+                "Source": {"type": "string"}, "ReasonCode": {"type": "string"}, "Description": {"type": "string"}, "Recoverable": {"type": "boolean"}
+            }}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "payments.json").unwrap();
+    let api_yaml = &imported.files.iter().find(|(name, _)| name.as_str() == "api.yaml").unwrap().1;
+    assert!(
+        api_yaml.contains(
+            "  errors:\n    type: Error\n    media_type: application/json\n    violations: /Errors/Error\n    \
+             violation: { path: Source, message: Description }\n"
+        ),
+        "{api_yaml}"
+    );
+    let api = lint_imported(&imported, "the payments do not lint");
+    assert_eq!(api.errors.message, "", "no message place");
+}
