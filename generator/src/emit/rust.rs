@@ -206,6 +206,13 @@ impl Paths {
         }
     }
 
+    /// The content enumeration of an operation whose body has alternatives (`<Op>Content`).
+    pub fn content_ty(&self, op: &Operation) -> TokenStream {
+        let root = &self.types;
+        let content = ident(&op.names.content);
+        quote!(#root::#content)
+    }
+
     /// The Rust type of an operation's success body: `()` without body, `Page<T>` for the
     /// standard list envelope.
     pub fn response_ty(&self, api: &Api, op: &Operation) -> TokenStream {

@@ -33,7 +33,11 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
     // Operations' answer enumerations and header structs go in the module of their file.
     let mut operations: BTreeMap<String, Vec<&Operation>> = BTreeMap::new();
     let mut positions: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let answering = |(_, op): &(usize, &Operation)| op.response.is_varied() || !op.response.headers.is_empty();
+    let answering = |(_, op): &(usize, &Operation)| {
+        op.response.is_varied()
+            || !op.response.headers.is_empty()
+            || op.body.as_ref().is_some_and(|b| !b.alternatives.is_empty())
+    };
     for (at, op) in api.operations.iter().enumerate().filter(answering) {
         let module = crate::model::names::file_module(&op.origin.file);
         modules.entry(module.clone()).or_default();
@@ -94,8 +98,9 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
                     |op: &&Operation, items: TokenStream| features::gate(&features::cfg_group(api.tag_of(op)), items);
                 let answers = ops.iter().map(|op| gated(op, emitter.answer(op)));
                 let headers = ops.iter().map(|op| gated(op, emitter.headers(op)));
+                let contents = ops.iter().map(|op| gated(op, emitter.content(op)));
                 let docs = inner_doc(&format!("Types declared in `{module}.yaml`."));
-                quote! { #docs #(#parts)* #items #(#answers)* #(#headers)* }
+                quote! { #docs #(#parts)* #items #(#answers)* #(#headers)* #(#contents)* }
             }
         });
         jobs.push(module_job.reading(reads(&module)));
@@ -329,6 +334,76 @@ impl TypesEmitter<'_> {
             }
 
             /// The body of the answer (`null` for a status without one).
+            impl ::apigen_runtime::serde::Serialize for #name {
+                fn serialize<S: ::apigen_runtime::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self { #(#serialize)* }
+                }
+            }
+        }
+    }
+
+    /// The content enumeration of an operation whose body has alternatives: a variant per
+    /// media type group, named after its first media type, holding the body as that media
+    /// type carries it (JSON's or a form's value, text as a `String`, raw bytes as `Bytes`).
+    /// The server's handler receives one; the client sends one.
+    fn content(&self, op: &Operation) -> TokenStream {
+        let Some(body) = op.body.as_ref().filter(|b| !b.alternatives.is_empty()) else { return TokenStream::new() };
+        let name = ident(&op.names.content);
+        let mut variants = Vec::new();
+        let (mut media, mut serialize, mut froms) = (Vec::new(), Vec::new(), Vec::new());
+        let count = |ty: &TypeRef| body.variants().filter(|v| v.ty == *ty).count();
+        for variant in body.variants() {
+            let member = ident(&variant.variant);
+            let ty = match &variant.ty {
+                TypeRef::Bytes => quote!(::apigen_runtime::Bytes),
+                other => self.paths.ty(self.api, other),
+            };
+            // A JSON body whose schema has no `type` reads a value that is not an object as `None`.
+            let ty = if variant.untyped { quote!(::core::option::Option<#ty>) } else { ty };
+            let listed = variant.media_types.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+            let how = match variant.encoding_of(&variant.media_types[0]) {
+                crate::model::Encoding::Text => ": the text as it came, unchecked",
+                crate::model::Encoding::Binary => ": the bytes as they came",
+                _ => "",
+            };
+            let docs = doc(&format!("Sent as {listed}{how}."));
+            variants.push(quote! { #docs #member(#ty), });
+            let first = &variant.media_types[0];
+            media.push(quote! { #name::#member(_) => #first, });
+            serialize.push(if variant.ty == TypeRef::Bytes {
+                quote! { #name::#member(body) => serializer.serialize_bytes(body), }
+            } else {
+                quote! { #name::#member(body) => ::apigen_runtime::serde::Serialize::serialize(body, serializer), }
+            });
+            // Each type carried by one variant alone converts into it (`client.place(order)`).
+            if count(&variant.ty) == 1 && !variant.untyped {
+                froms.push(quote! {
+                    impl ::core::convert::From<#ty> for #name {
+                        fn from(body: #ty) -> Self { #name::#member(body) }
+                    }
+                });
+            }
+        }
+        let docs = doc(&format!(
+            "The body of `{}` in the media type it travels in: a variant per alternative the operation takes. The server's handler receives one, told by `Content-Type`; the client sends one.",
+            op.name
+        ));
+        quote! {
+            #docs
+            #[derive(Clone, Debug, PartialEq)]
+            #[allow(clippy::large_enum_variant)]
+            pub enum #name { #(#variants)* }
+
+            impl #name {
+                /// The media type this body is sent in (the first its alternative lists).
+                pub fn media_type(&self) -> &'static str {
+                    match self { #(#media)* }
+                }
+            }
+
+            #(#froms)*
+
+            /// The body's value (raw bytes as a list of bytes), for mocks and logs.
             impl ::apigen_runtime::serde::Serialize for #name {
                 fn serialize<S: ::apigen_runtime::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
                     match self { #(#serialize)* }
@@ -1048,7 +1123,7 @@ fn crate_root(api: &Api, modules: Vec<(String, TokenStream)>) -> TokenStream {
 fn types_used_by_tag(api: &Api, tag: &str) -> BTreeSet<String> {
     let mut used = BTreeSet::new();
     for op in api.operations_of(tag) {
-        if let Some(body) = &op.body {
+        for body in op.body.iter().flat_map(crate::model::Body::variants) {
             used.extend(body.ty.named().map(|n| api.ty(n).rust.clone()));
         }
         match &op.response.body {

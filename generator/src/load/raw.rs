@@ -553,6 +553,10 @@ pub struct RawField {
     pub media_type: Option<RawMediaTypes>,
     /// Inline object: its fields.
     pub fields: Option<IndexMap<String, RawField>>,
+    /// Body: the same body also taken in other media types, each with a type of its own (an
+    /// XML body as text beside its JSON, a multipart upload beside it); the handler receives
+    /// which one came.
+    pub alternatives: Option<Vec<RawField>>,
     /// Inline object: the type of keys beyond `fields`.
     pub additional_properties: Option<String>,
     /// Inline object: what a request's undeclared fields meet (`api.unknown_fields` when

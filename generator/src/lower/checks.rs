@@ -467,7 +467,7 @@ impl Lowerer<'_> {
         let mut multipart_objects: BTreeSet<String> = BTreeSet::new();
         let mut elsewhere: Vec<TypeRef> = Vec::new();
         for op in operations {
-            if let Some(body) = &op.body {
+            for body in op.body.iter().flat_map(crate::model::Body::variants) {
                 for media in &body.media_types {
                     if let Some(problem) = self.media_problem(&body.ty, media, false) {
                         self.diags.error(op.origin.clone(), format!("the body of `{}` {problem}", op.name));
@@ -622,9 +622,7 @@ impl Lowerer<'_> {
         let mut input = Vec::new();
         let mut output = Vec::new();
         for op in operations {
-            if let Some(body) = &op.body {
-                input.push(body.ty.clone());
-            }
+            input.extend(op.body.iter().flat_map(|b| b.variants().map(|v| v.ty.clone())));
             input.extend(op.params.iter().map(|p| p.ty.clone()));
             for (_, body) in op.response.bodies() {
                 match body {

@@ -69,6 +69,11 @@ impl Lowerer<'_> {
         if let (Some(params), Some(_)) = (&params, &body) {
             self.check_content_type_param(name, params, origin);
         }
+        if body.as_ref().is_some_and(|b| !b.alternatives.is_empty()) {
+            let at = self.at(&origin.key("body").key("alternatives"));
+            let what = format!("the content enumeration of operation `{name}`");
+            self.type_scope.claim(&names.content, &what, &at, self.diags);
+        }
         let errors = self.lower_errors(name, &raw.errors, origin);
         let auth = super::auth::resolve(
             raw.auth.as_ref(),
@@ -498,7 +503,7 @@ impl Lowerer<'_> {
         // Only a body of any JSON, a list or a map takes one (checked by `reject_misplaced`).
         let sample = raw.sample.clone().filter(|_| raw.ty.as_deref().is_some_and(super::types::body_takes_sample));
         self.check_own_sample(sample.as_ref(), &ty, origin);
-        Some(Body {
+        let mut body = Body {
             brackets,
             optional: raw.optional,
             untyped: raw.untyped,
@@ -507,7 +512,75 @@ impl Lowerer<'_> {
             description: raw.description.clone(),
             sample,
             ty,
-        })
+            alternatives: Vec::new(),
+            variant: String::new(),
+        };
+        if let Some(alternatives) = raw.alternatives.as_ref().filter(|a| !a.is_empty()) {
+            self.lower_alternatives(op, op_type, &mut body, alternatives, &origin.key("alternatives"));
+        }
+        Some(body)
+    }
+
+    /// A body's `alternatives`: each another media type's body with a type of its own (an
+    /// inline object named `<Operation><Variant>Body`), each variant named after its first
+    /// media type; no media type is taken twice (the server could not tell which came).
+    fn lower_alternatives(&mut self, op: &str, op_type: &str, body: &mut Body, raws: &[RawField], origin: &Origin) {
+        let mut taken = BTreeSet::new();
+        body.variant = crate::model::shape::variant_name(&mut taken, &body.media_types[0]);
+        let mut seen: Vec<String> = body.media_types.iter().map(|m| essence_of(m).to_ascii_lowercase()).collect();
+        for (index, raw) in raws.iter().enumerate() {
+            let at = origin.index(index);
+            self.reject_misplaced(raw, Role::Body, &at);
+            let misplaced = [
+                ("optional", raw.optional, "the whole body is optional or not: say it on the body"),
+                ("untyped", raw.untyped, "`untyped` says how a JSON body reads; say it on the body"),
+                ("alternatives", raw.alternatives.is_some(), "alternatives are listed once, on the body"),
+            ];
+            for (key, present, why) in misplaced {
+                if present {
+                    let at = self.at(&at.key(key));
+                    self.diags.error(at, format!("`{key}` is not allowed on an alternative of a body")).hint(why);
+                }
+            }
+            let Some(first) = raw.media_type.as_ref().and_then(|m| m.0.first()) else {
+                let at = self.at(&at);
+                self.diags
+                    .error(at, format!("an alternative of the body of `{op}` names no media type"))
+                    .hint("say which media type it travels in: `media_type: application/xml`");
+                continue;
+            };
+            let variant = crate::model::shape::variant_name(&mut taken, first);
+            let element = format!("the `{first}` alternative of the body of `{op}`");
+            let Some(ty) = self.lower_value_type(raw, &format!("{op_type}{variant}Body"), &element, &at) else {
+                continue;
+            };
+            self.use_gaps(&raw.gaps, &element, &at);
+            let media_types = self.lower_media_types(raw.media_type.as_ref(), Some(&ty), false, &at);
+            for media in &media_types {
+                let essence = essence_of(media).to_ascii_lowercase();
+                if seen.contains(&essence) {
+                    let at = self.at(&at.key("media_type"));
+                    self.diags
+                        .error(at, format!("the body of `{op}` takes `{media}` twice"))
+                        .hint("the server tells the alternatives apart by `Content-Type`: list each media type once");
+                }
+                seen.push(essence);
+            }
+            let brackets = self.lower_body_style(raw, &ty, &media_types, op, &at);
+            let sample = raw.sample.clone().filter(|_| raw.ty.as_deref().is_some_and(super::types::body_takes_sample));
+            self.check_own_sample(sample.as_ref(), &ty, &at);
+            body.alternatives.push(Body {
+                brackets,
+                optional: body.optional,
+                untyped: false,
+                media_types,
+                description: raw.description.clone(),
+                sample,
+                ty,
+                alternatives: Vec::new(),
+                variant,
+            });
+        }
     }
 
     /// Checks, once every type is known, the `sample` a body or response of `ty` gives itself.

@@ -942,9 +942,28 @@ pub struct Body {
     /// to hold samples): the document's own example of a shape the format cannot type, or a
     /// list whose items have constraints the format cannot keep.
     pub sample: Option<serde_json::Value>,
+    /// The same body also taken in other media types, each with a type of its own (spec key
+    /// `alternatives`; none of them has alternatives, nor a media type another lists). With
+    /// any, the handler receives, and the client sends, the operation's content enumeration
+    /// (`<Operation>Content`), a variant per alternative, this body's first.
+    pub alternatives: Vec<Body>,
+    /// With alternatives: this body's variant in the content enumeration, named after its first
+    /// media type (`ApplicationJson`); empty otherwise.
+    pub variant: String,
 }
 
 impl Body {
+    /// This body and its alternatives, the first this one: each a variant of the content
+    /// enumeration when there are several.
+    pub fn variants(&self) -> impl Iterator<Item = &Body> {
+        std::iter::once(self).chain(&self.alternatives)
+    }
+
+    /// Every media type the server takes: this body's, then each alternative's.
+    pub fn all_media_types(&self) -> Vec<String> {
+        self.variants().flat_map(|b| b.media_types.iter().cloned()).collect()
+    }
+
     /// Whether the handler receives the body as an `Option`: it may be omitted, or a value
     /// that is not an object reads as left out (`untyped`), or `null` does (`nullable`).
     pub fn may_be_absent(&self) -> bool {

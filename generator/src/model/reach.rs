@@ -132,7 +132,7 @@ pub fn unused_types(api: &Api) -> Vec<&str> {
 
 /// The named types an operation mentions itself.
 fn operation_types(op: &super::Operation) -> impl Iterator<Item = &str> {
-    let body = op.body.iter().map(|b| &b.ty);
+    let body = op.body.iter().flat_map(|b| b.variants().map(|v| &v.ty));
     let params = op.params.iter().map(|p| &p.ty);
     let answers = op.response.bodies().flat_map(|(_, body)| match body {
         ResponseBody::Empty => Vec::new(),

@@ -32,6 +32,9 @@ pub struct OperationNames {
     pub content_type: String,
     /// Client: the media types the answer can be asked in (`GetSpaceAccept`).
     pub accept: String,
+    /// Types: the body in the media type it came in, when it has alternatives
+    /// (`PlaceOrderContent`).
+    pub content: String,
 }
 
 impl OperationNames {
@@ -45,6 +48,7 @@ impl OperationNames {
             headers: format!("{rust_type}Headers"),
             content_type: format!("{rust_type}ContentType"),
             accept: format!("{rust_type}Accept"),
+            content: format!("{rust_type}Content"),
         }
     }
 }
@@ -112,7 +116,7 @@ pub struct ServerShape {
     /// The handler chooses among several statuses sharing one body (the status enumeration).
     pub chooses_status: bool,
     /// The body is raw bytes, streamed to the handler (read once: the request is neither
-    /// cloned nor compared).
+    /// cloned nor compared). A body with alternatives is read whole, a raw one as `Bytes`.
     pub streams_body: bool,
 }
 
@@ -122,7 +126,7 @@ impl ServerShape {
         ServerShape {
             answer: AnswerKind::of(&op.response),
             chooses_status: !op.response.also.is_empty() && !op.response.is_varied(),
-            streams_body: op.body.as_ref().is_some_and(|b| b.ty == TypeRef::Bytes),
+            streams_body: op.body.as_ref().is_some_and(|b| b.ty == TypeRef::Bytes && b.alternatives.is_empty()),
         }
     }
 }
@@ -427,6 +431,10 @@ fn body_style(api: &Api, op: &Operation) -> BodyStyle {
     if body.optional || body.nullable {
         return BodyStyle::Optional;
     }
+    // A body with alternatives is one value of the content enumeration, given whole.
+    if !body.alternatives.is_empty() {
+        return BodyStyle::Positional;
+    }
     // Required fields become arguments only while there is at most one: two arguments of one
     // type (`create("Dune", "9780441172719")`) could be swapped unnoticed, so past one the
     // caller writes the body as a struct literal, which names every field.
@@ -555,6 +563,12 @@ pub fn media_variant(media: &str) -> String {
     // A range's `*` is "any": `image/*` is `ImageAny`, `*/*` `AnyAny`.
     let essence = media.split(';').next().unwrap_or_default().trim().replace('*', "any");
     sanitize(&essence, Case::Pascal)
+}
+
+/// The variant of a body in its content enumeration (`<Operation>Content`), named after its
+/// first media type as [`media_variant`] names it, numbered past one taken.
+pub fn variant_name(taken: &mut BTreeSet<String>, media: &str) -> String {
+    numbered(taken, media_variant(media))
 }
 
 /// `wanted`, or `wanted2`, `wanted3`... until free; marks it taken.

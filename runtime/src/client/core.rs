@@ -224,6 +224,12 @@ impl Core {
         encode::text(text, media_type)
     }
 
+    /// A raw body of these bytes in `media_type` (a raw alternative of a body offered in
+    /// several media types), sent exactly as given.
+    pub fn bytes(&self, bytes: &bytes::Bytes, media_type: &str) -> CallBody {
+        CallBody::Raw { content_type: media_type.to_owned(), bytes: bytes.clone() }
+    }
+
     /// A raw body in `media_type`, from an [`Upload`].
     pub fn upload(&self, upload: &Upload, media_type: &str) -> CallBody {
         encode::upload(upload, media_type)

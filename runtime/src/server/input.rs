@@ -711,6 +711,28 @@ impl Input {
         self.stream.take().unwrap_or_else(super::BodyStream::empty)
     }
 
+    /// The raw body, read whole (a raw alternative of a body offered in several media types,
+    /// read under [`super::ServerConfig::body_limit`] as the others are; a body that is raw
+    /// bytes alone streams instead, see [`Input::stream_body`]). `None` when the request sends
+    /// none (a violation when `required`); an empty file sent with its media type is a body.
+    pub fn bytes_body(&mut self, required: bool) -> Option<Bytes> {
+        if !self.sends_body() {
+            if required {
+                self.fail(String::new(), "a body is required");
+            }
+            return None;
+        }
+        Some(self.body.clone())
+    }
+
+    /// Whether the request's `Content-Type` is one of `media_types` (compared by essence, as
+    /// the router compares them; any JSON media type stands for every JSON one): which
+    /// alternative of a body offered in several media types came. `false` without one.
+    pub fn content_in(&self, media_types: &[&str]) -> bool {
+        let content_type = self.headers.get(axum::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+        content_type.is_some_and(|given| crate::media::accepts(media_types, given).is_some())
+    }
+
     /// For an operation whose form body (read field by field) is required: whether the request
     /// sends one, a violation when it does not (no `Content-Type` and no bytes). An empty form
     /// sent with its media type is a form without fields.

@@ -4,7 +4,7 @@
 
 use super::ClientEmitter;
 use crate::emit::rust::{ident, param_text};
-use crate::model::shape::{AcceptHeader, BodyStyle, QueryObject};
+use crate::model::shape::{AcceptHeader, BodyStyle, MediaChoice, QueryObject};
 use crate::model::{
     Access, Body, Encoding, ErrorStatus, Method, Operation, Param, ParamIn, ParamWire, Piece, Presence, SelectIn,
 };
@@ -211,6 +211,9 @@ impl ClientEmitter<'_> {
 
     /// The body as the runtime sends it (`Option<CallBody>`).
     fn body_expr(&self, op: &Operation) -> TokenStream {
+        if let Some(body) = op.body.as_ref().filter(|b| !b.alternatives.is_empty()) {
+            return self.alternatives_expr(op, body);
+        }
         let encode =
             |value: TokenStream| op.body.as_ref().map(|body| self.encode_body(op, body, &value)).unwrap_or_default();
         let only = |encoding: &[Encoding]| {
@@ -259,9 +262,43 @@ impl ClientEmitter<'_> {
         }
     }
 
+    /// A body with alternatives as the runtime sends it: each variant encoded as its own body
+    /// is, in its first media type (the body's own variant in the one `content_type` chose).
+    fn alternatives_expr(&self, op: &Operation, body: &Body) -> TokenStream {
+        let content = self.paths.content_ty(op);
+        let value = quote!(body);
+        let optional = op.client.body == BodyStyle::Optional;
+        let arms = body.variants().enumerate().map(|(index, variant)| {
+            let member = ident(&variant.variant);
+            let media = &variant.media_types[0];
+            let encoded = match (index, &variant.ty) {
+                (0, _) => self.encode_body(op, variant, &value),
+                (_, TypeRef::Bytes) => quote! { core.bytes(#value, #media) },
+                _ => self.encode_in(variant, &value, None),
+            };
+            // Optional: an arm per variant, each `Some`, so that none reads as `Option::map`.
+            if optional {
+                quote! { ::core::option::Option::Some(#content::#member(body)) => ::core::option::Option::Some(#encoded), }
+            } else {
+                quote! { #content::#member(body) => #encoded, }
+            }
+        });
+        if optional {
+            quote! { match &self.body { #(#arms)* ::core::option::Option::None => ::core::option::Option::None, } }
+        } else {
+            quote! { ::core::option::Option::Some(match &self.body { #(#arms)* }) }
+        }
+    }
+
     /// The body `value` (a reference) as the runtime sends it, in the media type chosen (the
     /// builder's `content_type` when the body has several).
     fn encode_body(&self, op: &Operation, body: &Body, value: &TokenStream) -> TokenStream {
+        self.encode_in(body, value, op.client.media.iter().find(|c| !c.accept))
+    }
+
+    /// The body `value` (a reference) as the runtime sends it: in the media type `choice`
+    /// holds (the builder's `content_type`), else in the body's first.
+    fn encode_in(&self, body: &Body, value: &TokenStream, choice: Option<&MediaChoice>) -> TokenStream {
         let encode = |media: &str| -> TokenStream {
             match body.encoding_of(media) {
                 Encoding::Json => quote! { core.body(#value)? },
@@ -275,7 +312,7 @@ impl ClientEmitter<'_> {
                 encoding @ (Encoding::Form | Encoding::Multipart) => self.encode_form(body, value, encoding),
             }
         };
-        let Some(choice) = op.client.media.iter().find(|c| !c.accept) else {
+        let Some(choice) = choice else {
             return encode(&body.media_types[0]);
         };
         let name = ident(&choice.enumeration);

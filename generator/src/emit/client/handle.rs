@@ -105,7 +105,11 @@ impl ClientEmitter<'_> {
     /// The argument taking the whole body, and its member's initial value.
     fn body_argument(&self, op: &Operation) -> (TokenStream, TokenStream) {
         let body = op.body.as_ref().expect("a body");
-        if body.ty == TypeRef::Bytes {
+        if !body.alternatives.is_empty() {
+            // Any value one variant alone carries converts (`place(order)`, `place(xml)`).
+            let ty = self.paths.content_ty(op);
+            (quote! { body: impl ::core::convert::Into<#ty> }, quote! { body: body.into(), })
+        } else if body.ty == TypeRef::Bytes {
             let (ty, convert) = self.argument(&body.ty, &ident("body"));
             (quote! { body: #ty }, quote! { body: #convert, })
         } else {
@@ -201,7 +205,7 @@ impl ClientEmitter<'_> {
             fields.push(quote! { #field: #ty, });
         }
         if let Some(body) = &op.body {
-            let ty = self.body_ty(body);
+            let ty = self.body_ty(op, body);
             fields.push(if op.client.body == BodyStyle::Optional {
                 quote! { body: ::core::option::Option<#ty>, }
             } else {
@@ -273,8 +277,17 @@ impl ClientEmitter<'_> {
     /// `.body(..)`: replaces the whole body, or gives the optional one.
     fn body_setter(&self, op: &Operation, name: &Ident) -> TokenStream {
         let body = op.body.as_ref().expect("a body");
+        if op.client.body == BodyStyle::Optional && !body.alternatives.is_empty() {
+            let ty = self.body_ty(op, body);
+            return quote! {
+                /// Sends this body, in the media type of its variant (none is sent otherwise).
+                pub fn #name(self, body: impl ::core::convert::Into<#ty>) -> Self {
+                    self.with(|p| p.body = ::core::option::Option::Some(body.into()))
+                }
+            };
+        }
         if op.client.body == BodyStyle::Optional {
-            let ty = self.body_ty(body);
+            let ty = self.body_ty(op, body);
             let docs = if body.optional {
                 " Sends this body (none is sent otherwise)."
             } else {

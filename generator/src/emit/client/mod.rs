@@ -122,10 +122,14 @@ impl ClientEmitter<'_> {
         &op.params[index]
     }
 
-    /// The builder's type for a body: its type, or an [`Upload`] for raw bytes.
+    /// The builder's type for a body: its type, or an [`Upload`] for raw bytes, or the content
+    /// enumeration of a body with alternatives.
     ///
     /// [`Upload`]: https://docs.rs/apigen-runtime/latest/apigen_runtime/client/struct.Upload.html
-    fn body_ty(&self, body: &crate::model::Body) -> TokenStream {
+    fn body_ty(&self, op: &Operation, body: &crate::model::Body) -> TokenStream {
+        if !body.alternatives.is_empty() {
+            return self.paths.content_ty(op);
+        }
         match &body.ty {
             TypeRef::Bytes => quote!(::apigen_runtime::client::Upload),
             other => self.paths.ty(self.api, other),

@@ -31,11 +31,15 @@ impl ServerEmitter<'_> {
         }
         let streams = op.server.streams_body;
         if let Some(body) = &op.body {
+            let varied = !body.alternatives.is_empty();
             let ty = match &body.ty {
+                _ if varied => self.paths.content_ty(op),
                 TypeRef::Bytes => quote!(::apigen_runtime::server::BodyStream),
                 other => self.paths.ty(self.api, other),
             };
-            let ty = if body.may_be_absent() && !streams { quote!(::core::option::Option<#ty>) } else { ty };
+            // With alternatives, whether the value is an object is the variant's to say.
+            let absent = if varied { body.optional } else { body.may_be_absent() };
+            let ty = if absent && !streams { quote!(::core::option::Option<#ty>) } else { ty };
             let mut text = body.description.clone().unwrap_or_else(|| "The request body.".into());
             if body.untyped {
                 text.push_str(
@@ -45,7 +49,12 @@ impl ServerEmitter<'_> {
             } else if body.nullable {
                 text.push_str("\n\nThe document's schema admits `null`: it reads as `None`.");
             }
-            if body.media_types.len() > 1 || body.encodings() != [Encoding::Json] {
+            if varied {
+                text.push_str(&format!(
+                    "\n\nSent as {}: the variant says which came.",
+                    body.all_media_types().join(", ")
+                ));
+            } else if body.media_types.len() > 1 || body.encodings() != [Encoding::Json] {
                 text.push_str(&format!("\n\nSent as {}.", body.media_types.join(" or ")));
             }
             let docs = doc(&text);
@@ -145,18 +154,7 @@ impl ServerEmitter<'_> {
                 });
             }
         }
-        if let Some(body) = &op.body {
-            reads.push(self.read_body(body));
-            if !body.may_be_absent() && body.ty != TypeRef::Bytes {
-                let message =
-                    if body.encodings() == [Encoding::Json] { "a JSON body is required" } else { "a body is required" };
-                inits.push(quote! {
-                    let ::core::option::Option::Some(body) = body else {
-                        return ::core::result::Result::Err(crate::ApiError::bad_request(#message));
-                    };
-                });
-            }
-        }
+        self.body_reads(op, &mut reads, &mut inits);
         let fields = op.params.iter().map(|p| ident(&p.rust)).chain(op.body.as_ref().map(|_| ident("body")));
         quote! {
             impl #name {
@@ -171,6 +169,31 @@ impl ServerEmitter<'_> {
                     #(#inits)*
                     ::core::result::Result::Ok(Self { #(#fields),* })
                 }
+            }
+        }
+    }
+
+    /// The body's read, and its unwrapping where it is required (`a JSON body is required`).
+    fn body_reads(&self, op: &Operation, reads: &mut Vec<TokenStream>, inits: &mut Vec<TokenStream>) {
+        if let Some(body) = op.body.as_ref().filter(|b| !b.alternatives.is_empty()) {
+            reads.push(self.read_alternatives(op, body));
+            if !body.optional {
+                inits.push(quote! {
+                    let ::core::option::Option::Some(body) = body else {
+                        return ::core::result::Result::Err(crate::ApiError::bad_request("a body is required"));
+                    };
+                });
+            }
+        } else if let Some(body) = &op.body {
+            reads.push(self.read_body(body));
+            if !body.may_be_absent() && body.ty != TypeRef::Bytes {
+                let message =
+                    if body.encodings() == [Encoding::Json] { "a JSON body is required" } else { "a body is required" };
+                inits.push(quote! {
+                    let ::core::option::Option::Some(body) = body else {
+                        return ::core::result::Result::Err(crate::ApiError::bad_request(#message));
+                    };
+                });
             }
         }
     }
@@ -217,6 +240,34 @@ impl ServerEmitter<'_> {
         } else {
             quote! { let body = #form; }
         }
+    }
+
+    /// `let body = ..;` for a body with alternatives: the one whose media types name the
+    /// request's `Content-Type` read as its own body is (the first without one: the router
+    /// refused any other with 415), as its variant of the content enumeration.
+    fn read_alternatives(&self, op: &Operation, body: &crate::model::Body) -> TokenStream {
+        let content = self.paths.content_ty(op);
+        let read = |variant: &crate::model::Body| {
+            let member = ident(&variant.variant);
+            let read = if variant.ty == TypeRef::Bytes {
+                let required = !variant.optional;
+                quote! { let body = __input.bytes_body(#required); }
+            } else {
+                self.read_body(variant)
+            };
+            if variant.untyped {
+                quote! {{ #read ::core::option::Option::Some(#content::#member(body)) }}
+            } else {
+                quote! {{ #read body.map(#content::#member) }}
+            }
+        };
+        let mut chain = read(body);
+        for variant in body.alternatives.iter().rev() {
+            let media = &variant.media_types;
+            let this = read(variant);
+            chain = quote! { if __input.content_in(&[#(#media),*]) #this else #chain };
+        }
+        quote! { let body = #chain; }
     }
 
     /// A form body of `encoding` read: field by field, or nested values in brackets decoded
@@ -532,8 +583,8 @@ impl ServerEmitter<'_> {
             }
         });
         // A streamed body is the handler's to read: it is not written here.
-        let body = op.body.as_ref().filter(|b| b.ty != TypeRef::Bytes).map(|b| {
-            if b.may_be_absent() {
+        let body = op.body.as_ref().filter(|_| !op.server.streams_body).map(|b| {
+            if b.may_be_absent() && (b.alternatives.is_empty() || b.optional) {
                 quote! { __fields.optional("body", &self.body); }
             } else {
                 quote! { __fields.put("body", &self.body); }

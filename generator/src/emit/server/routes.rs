@@ -153,7 +153,7 @@ fn operation_info(api: &Api, op: &Operation) -> TokenStream {
         fields.push(quote!(scopes: &[#(#scopes),*]));
     }
     if let Some(body) = &op.body {
-        let consumes = &body.media_types;
+        let consumes = body.all_media_types();
         fields.push(quote!(has_body: true));
         fields.push(quote!(consumes: &[#(#consumes),*]));
     }

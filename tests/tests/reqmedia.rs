@@ -1,0 +1,183 @@
+//! A request body offered in several media types (`tests/fixtures/valid/reqmedia`, spec key
+//! `body.alternatives`, issue 48): `placeOrder` takes an order as JSON, as a multipart form
+//! with its receipt, or as raw XML; `importItems` a list as JSON or as raw bytes. The client
+//! sends each alternative in its media type; the server tells them apart by `Content-Type`,
+//! reads and validates each as its own body (the API's error body naming each violation) and
+//! hands the handler the variant that came; a media type no alternative lists answers 415.
+
+use apigen_runtime::{Bytes, FilePart};
+use reqmedia_client::{Client, RetryPolicy};
+use reqmedia_server::types::{ImportItemsContent, Order, PlaceOrderContent, PlaceOrderMultipartFormDataBody, Placed};
+use reqmedia_server::{
+    Anonymous, ApiError, Authenticator, Context, Credential, ImportItemsRequest, PlaceOrderRequest, RouterBuilder,
+};
+
+struct Public;
+
+impl Authenticator for Public {
+    type Principal = String;
+    async fn authenticate(&self, _: Credential<'_>) -> Result<String, ApiError> {
+        Err(ApiError::unauthorized("every operation is public"))
+    }
+}
+
+/// What a handler received, in words: the variant and what it held.
+fn told(content: &PlaceOrderContent) -> String {
+    match content {
+        PlaceOrderContent::ApplicationJson(order) => format!("json {} x{}", order.item, order.quantity),
+        PlaceOrderContent::MultipartFormData(form) => {
+            let receipt = form.receipt.as_ref().map(|f| (f.file_name.clone(), f.bytes.len()));
+            format!("form {} x{} receipt {receipt:?}", form.item, form.quantity)
+        }
+        PlaceOrderContent::ApplicationXml(text) => format!("xml {text}"),
+    }
+}
+
+/// The service: each handler answers which alternative it received and what it held.
+async fn start() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let app = RouterBuilder::new(Public)
+        .place_order(|_, _: Context<Anonymous>, request: PlaceOrderRequest| async move {
+            Ok(Placed { how: told(&request.body) })
+        })
+        .import_items(|_, _: Context<Anonymous>, request: ImportItemsRequest| async move {
+            let how = match request.body {
+                ImportItemsContent::ApplicationJson(items) => format!("json {} items", items.len()),
+                ImportItemsContent::ApplicationOctetStream(bytes) => format!("bytes {:?}", bytes.as_ref()),
+            };
+            Ok(Placed { how })
+        })
+        .build();
+    tokio::spawn(apigen_runtime::listener::serve(listener, app.unwrap(), Default::default()));
+    format!("http://{address}")
+}
+
+fn client(base: &str) -> Client {
+    Client::builder(base).retry(RetryPolicy::none()).build().unwrap()
+}
+
+fn order(item: &str, quantity: i64) -> Order {
+    Order { item: item.into(), quantity }
+}
+
+/// Posts `body` as `content_type` and returns the status and the answer's text.
+async fn send(base: &str, method: &str, path: &str, content_type: &str, body: Vec<u8>) -> (u16, String) {
+    let http = reqmedia_client::http_client_builder().build().unwrap();
+    let method = method.parse().unwrap();
+    let response = http
+        .request(method, format!("{base}{path}"))
+        .header("content-type", content_type)
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), response.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn each_alternative_reaches_the_handler_as_its_own_variant() {
+    let base = start().await;
+    let orders = client(&base);
+    // JSON, the body's own media type; the order converts into its variant.
+    let placed = orders.orders().place(order("pen", 2)).send().await.unwrap();
+    assert_eq!(placed.how, "json pen x2");
+    // The multipart form, its receipt a file part.
+    let receipt = FilePart::new("receipt.png", "image/png", Bytes::from_static(b"\x89PNG-scan"));
+    let form = PlaceOrderMultipartFormDataBody { item: "ink".into(), quantity: 3, receipt: Some(receipt) };
+    let placed = orders.orders().place(form).send().await.unwrap();
+    assert_eq!(placed.how, r#"form ink x3 receipt Some((Some("receipt.png"), 9))"#);
+    // XML, handed over as the text it is.
+    let xml = "<order><item>tea</item></order>";
+    let placed = orders.orders().place(PlaceOrderContent::ApplicationXml(xml.into())).send().await.unwrap();
+    assert_eq!(placed.how, format!("xml {xml}"));
+    // A list as JSON, or the same operation's raw bytes.
+    let items = orders.orders().import_items(vec![order("pen", 1), order("ink", 1)]).send().await.unwrap();
+    assert_eq!(items.how, "json 2 items");
+    let raw = orders.orders().import_items(Bytes::from_static(b"\x00\x01export")).send().await.unwrap();
+    assert_eq!(raw.how, r#"bytes [0, 1, 101, 120, 112, 111, 114, 116]"#);
+}
+
+#[tokio::test]
+async fn each_alternative_travels_in_its_media_type_and_is_read_by_content_type() {
+    let base = start().await;
+    // Each of the XML alternative's media types, by essence (parameters and case aside).
+    let xml = b"<order/>".to_vec();
+    for content_type in ["application/xml", "text/xml", "Text/XML; charset=utf-8"] {
+        assert_eq!(
+            send(&base, "POST", "/orders", content_type, xml.clone()).await,
+            (201, r#"{"how":"xml <order/>"}"#.to_owned()),
+            "{content_type}"
+        );
+    }
+    let boundary = "b0undary";
+    let form = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"item\"\r\n\r\ncup\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"quantity\"\r\n\r\n4\r\n--{boundary}--\r\n"
+    );
+    assert_eq!(
+        send(&base, "POST", "/orders", &format!("multipart/form-data; boundary={boundary}"), form.into_bytes()).await,
+        (201, r#"{"how":"form cup x4 receipt None"}"#.to_owned())
+    );
+    assert_eq!(
+        send(&base, "PUT", "/items", "application/octet-stream", b"raw".to_vec()).await,
+        (200, r#"{"how":"bytes [114, 97, 119]"}"#.to_owned())
+    );
+}
+
+#[tokio::test]
+async fn a_media_type_no_alternative_lists_is_refused_with_415_naming_every_one() {
+    let base = start().await;
+    assert_eq!(
+        send(&base, "POST", "/orders", "text/plain", b"pen".to_vec()).await,
+        (
+            415,
+            r#"{"error":{"code":415,"message":"the body must be sent as one of: application/json, multipart/form-data, application/xml, text/xml"}}"#
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        send(&base, "PUT", "/items", "application/xml", b"<items/>".to_vec()).await,
+        (
+            415,
+            r#"{"error":{"code":415,"message":"the body must be sent as one of: application/json, application/octet-stream"}}"#
+                .to_owned()
+        )
+    );
+}
+
+#[tokio::test]
+async fn each_alternative_is_validated_as_its_own_body() {
+    let base = start().await;
+    // A violation inside the form alternative is named by its field.
+    let boundary = "b0undary";
+    let form = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"item\"\r\n\r\nfountain pen\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"quantity\"\r\n\r\n0\r\n--{boundary}--\r\n"
+    );
+    let (status, body) =
+        send(&base, "POST", "/orders", &format!("multipart/form-data; boundary={boundary}"), form.into_bytes()).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        r#"{"error":{"code":400,"message":"the request is invalid","violations":[{"path":"/item","message":"must be at most 8 characters long (found 12)"},{"path":"/quantity","message":"must be at least 1 (found 0)"}]}}"#
+    );
+    // The JSON alternative is still checked as JSON.
+    let (status, body) =
+        send(&base, "POST", "/orders", "application/json", br#"{"item":"pen","quantity":0}"#.to_vec()).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        r#"{"error":{"code":400,"message":"the request is invalid","violations":[{"path":"/quantity","message":"must be at least 1 (found 0)"}]}}"#
+    );
+    // Nothing sent is a missing body, whatever the alternatives.
+    let http = reqmedia_client::http_client_builder().build().unwrap();
+    let response = http.post(format!("{base}/orders")).send().await.unwrap();
+    assert_eq!(response.status(), 400);
+    assert_eq!(
+        response.text().await.unwrap(),
+        r#"{"error":{"code":400,"message":"the request is invalid","violations":[{"path":"","message":"a JSON body is required"}]}}"#
+    );
+    // The client checks a form before sending it, as it checks JSON.
+    let form = PlaceOrderMultipartFormDataBody { item: "pen".into(), quantity: 0, receipt: None };
+    let refused = client(&base).orders().place(form).send().await.unwrap_err();
+    assert!(refused.to_string().contains("quantity"), "{refused}");
+}
