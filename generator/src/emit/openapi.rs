@@ -514,32 +514,43 @@ impl Document<'_> {
             request.push(("x-untyped", json!(true)));
         }
         let mut content = Map::new();
-        for media_type in &body.media_types {
-            let encoding = body.encoding_of(media_type);
-            let schema = self.schema(&body.ty);
-            // The schema admits `null` where the body is nullable, in JSON only (a form has
-            // no `null`).
-            let schema = if body.nullable && encoding == Encoding::Json { nullable(schema) } else { schema };
-            let mut media = vec![("schema", schema)];
-            // Text gives the sample it declares (a raw form's text), never a made-up string.
-            let json_like = matches!(encoding, Encoding::Json | Encoding::Form)
-                || (encoding == Encoding::Text && body.sample.is_some());
-            if let Some(example) = sample::of_body(self.api, op).filter(|_| json_like) {
-                media.push(("example", example));
+        // Each alternative's media types beside the body's own (`body.alternatives`), each
+        // with the alternative's schema: the import reads them back as alternatives.
+        for (index, variant) in body.variants().enumerate() {
+            let example = if index == 0 { sample::of_body(self.api, op) } else { variant.sample.clone() };
+            for media_type in &variant.media_types {
+                content.insert(media_type.clone(), self.body_media(variant, media_type, example.as_ref()));
             }
-            if matches!(encoding, Encoding::Form | Encoding::Multipart)
-                && let Some(nested) = self.nested_form_encoding(body, encoding)
-            {
-                media.push(("encoding", nested));
-            } else if encoding == Encoding::Multipart
-                && let Some(parts) = self.part_encoding(body)
-            {
-                media.push(("encoding", parts));
-            }
-            content.insert(media_type.clone(), object(media));
         }
         request.push(("content", Value::Object(content)));
         object(request)
+    }
+
+    /// One media type of a body (or of one of its alternatives): its schema, its example
+    /// where the body's sample fits the media type, and a form's `encoding`.
+    fn body_media(&self, body: &crate::model::Body, media_type: &str, example: Option<&Value>) -> Value {
+        let encoding = body.encoding_of(media_type);
+        let schema = self.schema(&body.ty);
+        // The schema admits `null` where the body is nullable, in JSON only (a form has no
+        // `null`).
+        let schema = if body.nullable && encoding == Encoding::Json { nullable(schema) } else { schema };
+        let mut media = vec![("schema", schema)];
+        // Text gives the sample it declares (a raw form's text), never a made-up string.
+        let json_like = matches!(encoding, Encoding::Json | Encoding::Form)
+            || (encoding == Encoding::Text && body.sample.is_some());
+        if let Some(example) = example.filter(|_| json_like) {
+            media.push(("example", example.clone()));
+        }
+        if matches!(encoding, Encoding::Form | Encoding::Multipart)
+            && let Some(nested) = self.nested_form_encoding(body, encoding)
+        {
+            media.push(("encoding", nested));
+        } else if encoding == Encoding::Multipart
+            && let Some(parts) = self.part_encoding(body)
+        {
+            media.push(("encoding", parts));
+        }
+        object(media)
     }
 
     /// The `encoding` of a form body in brackets: each field that is not a scalar or a list of

@@ -40,8 +40,12 @@ impl Importer<'_> {
             && let Some((mut node, all_kept)) =
                 content.and_then(|c| self.other_body(c, op_type, &body_pointer, op_gaps))
         {
-            if !all_kept {
-                op_gaps.push(self.built.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(&body_pointer, "content")));
+            if !all_kept && let Some(content) = content {
+                let kept = listed_media(&node);
+                let alternatives = self.alternatives(content, &kept, op_type, &body_pointer, op_gaps);
+                if !alternatives.is_empty() {
+                    node.insert("alternatives".into(), Value::Array(alternatives));
+                }
             }
             if let Some(description) = description {
                 node.insert("description".into(), json!(description));
@@ -110,7 +114,7 @@ impl Importer<'_> {
         if let Some(example) = example.or_else(|| schema.get("example").cloned()) {
             extra.push((super::settle::PENDING_EXAMPLE, super::settle::pending_example(example, None)));
         }
-        self.json_body_media(content, (media, schema), &body_pointer, &mut extra, op_gaps);
+        self.json_body_media(content, (media, schema), (op_type, &body_pointer), &mut extra, op_gaps);
         Ok(Some(typed.node(extra)))
     }
 
@@ -121,7 +125,7 @@ impl Importer<'_> {
         &mut self,
         content: Option<&Map<String, Value>>,
         (media, schema): (&str, &Value),
-        body_pointer: &str,
+        (op_type, body_pointer): (&str, &str),
         extra: &mut Vec<(&'static str, Value)>,
         op_gaps: &mut Vec<String>,
     ) {
@@ -157,9 +161,77 @@ impl Importer<'_> {
                 op_gaps.push(self.built.gaps.note(gaps::FORM_OBJECTS, &refs::child(body_pointer, "content")));
             }
         }
-        if content.into_iter().flatten().any(|(m, _)| !kept(m)) {
+        if let Some(content) = content.filter(|c| c.keys().any(|m| !kept(m))) {
+            let kept_media: Vec<String> = content.keys().filter(|m| kept(m)).map(|m| essence(m)).collect();
+            let alternatives = self.alternatives(content, &kept_media, op_type, body_pointer, op_gaps);
+            if !alternatives.is_empty() {
+                extra.push(("alternatives", Value::Array(alternatives)));
+            }
+        }
+    }
+
+    /// The media types of `content` a body leaves out (`kept`: its own, as essences), each as
+    /// an alternative typed as its format can (issue 48: a body is never dropped): a form of
+    /// an object of properties typed (its inline object `<Operation><Variant>Body`); text, XML
+    /// and a urlencoded form the format cannot type as one `string` alternative of every such
+    /// media type; any other concrete media type (a multipart form the format cannot type
+    /// among them) as one `bytes` alternative of all of them. Only a media range (`image/*`)
+    /// cannot be sent as itself: gap `request-media-alternatives`, answered 415.
+    fn alternatives(
+        &mut self,
+        content: &Map<String, Value>,
+        kept: &[String],
+        op_type: &str,
+        body_pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> Vec<Value> {
+        let mut alternatives: Vec<Map<String, Value>> = Vec::new();
+        let (mut text, mut bytes): (Option<usize>, Option<usize>) = (None, None);
+        let mut taken: Vec<String> = kept.to_vec();
+        let mut ranges = false;
+        for (media, entry) in content {
+            let media_essence = essence(media);
+            if taken.contains(&media_essence) || is_json_media(media) && kept.iter().any(|k| is_json_media(k)) {
+                continue;
+            }
+            taken.push(media_essence.clone());
+            let schema = entry.get("schema").cloned().unwrap_or(json!({}));
+            let form = matches!(media_essence.as_str(), URLENCODED | "multipart/form-data");
+            let name = format!("{op_type}{}Body", crate::model::shape::media_variant(&media_essence));
+            if form && let Some(node) = self.form_body((media, entry), &schema, &name, body_pointer) {
+                alternatives.push(node);
+                continue;
+            }
+            let group = if text_media(&media_essence) || media_essence == URLENCODED {
+                if schema_unchecked(self.doc.value, &schema) {
+                    let pointer = refs::child(&refs::child(body_pointer, "content"), media);
+                    op_gaps.push(self.built.gaps.note(gaps::RAW_REQUEST, &pointer));
+                }
+                (&mut text, "string")
+            } else if raw_media(&media_essence) || form {
+                (&mut bytes, "bytes")
+            } else {
+                ranges = true;
+                continue;
+            };
+            match *group.0 {
+                Some(at) => push_media(&mut alternatives[at], &media_essence),
+                None => {
+                    *group.0 = Some(alternatives.len());
+                    let mut node = map(vec![("type", json!(group.1)), ("media_type", json!(media_essence))]);
+                    if group.1 == "string"
+                        && let Some(sample) = media_example(self.doc.value, entry).filter(Value::is_string)
+                    {
+                        node.insert("sample".into(), sample);
+                    }
+                    alternatives.push(node);
+                }
+            }
+        }
+        if ranges {
             op_gaps.push(self.built.gaps.note(gaps::REQUEST_ALTERNATIVES, &refs::child(body_pointer, "content")));
         }
+        alternatives.into_iter().map(Value::Object).collect()
     }
 
     /// A request body that is not JSON, as the format holds it: a form (an object, nested
@@ -181,7 +253,7 @@ impl Importer<'_> {
         let media_essence = essence(media);
         let schema = entry.get("schema").cloned().unwrap_or(json!({}));
         let form = matches!(media_essence.as_str(), URLENCODED | "multipart/form-data");
-        if form && let Some(node) = self.form_body((media, entry), &schema, op_type, pointer) {
+        if form && let Some(node) = self.form_body((media, entry), &schema, &format!("{op_type}Body"), pointer) {
             return Some((node, only_first));
         }
         if form && media_essence != URLENCODED {
@@ -221,16 +293,14 @@ impl Importer<'_> {
         &mut self,
         (media, entry): (&String, &Value),
         schema: &Value,
-        op_type: &str,
+        type_name: &str,
         pointer: &str,
     ) -> Option<Map<String, Value>> {
         let media_essence = essence(media);
         let multipart = media_essence == "multipart/form-data";
         let fields = self.form_fields(schema, multipart)?;
-        let at = At::new(
-            refs::child(&refs::child(&refs::child(pointer, "content"), media), "schema"),
-            format!("{op_type}Body"),
-        );
+        let at =
+            At::new(refs::child(&refs::child(&refs::child(pointer, "content"), media), "schema"), type_name.to_owned());
         let mut inline = json!({"type": "object", "properties": schema_properties(self.doc.value, schema)?, "required": schema_required(self.doc.value, schema)});
         // A form closed to undeclared fields stays closed (`unknown_fields: refuse`); one
         // keeping them typed (`additionalProperties: {schema}`) keeps them in `extra`, each
@@ -427,6 +497,28 @@ fn distinct(media: impl Iterator<Item = String>) -> Vec<String> {
         }
     }
     listed
+}
+
+/// The media types a body node lists (`media_type`, one or a list), as essences.
+fn listed_media(node: &Map<String, Value>) -> Vec<String> {
+    match node.get("media_type") {
+        Some(Value::String(one)) => vec![essence(one)],
+        Some(Value::Array(listed)) => listed.iter().filter_map(Value::as_str).map(essence).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Adds a media type to an alternative's `media_type` (one becomes a list).
+fn push_media(node: &mut Map<String, Value>, media: &str) {
+    let listed = match node.remove("media_type") {
+        Some(Value::String(one)) => vec![json!(one), json!(media)],
+        Some(Value::Array(mut listed)) => {
+            listed.push(json!(media));
+            listed
+        }
+        _ => vec![json!(media)],
+    };
+    node.insert("media_type".into(), Value::Array(listed));
 }
 
 /// `media_type:` as the spec writes it: one media type alone, several as a list.

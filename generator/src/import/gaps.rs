@@ -74,8 +74,8 @@ kinds! {
         "A `string` body in its media types: the client sends the text as given, the server checks the `Content-Type` (415 otherwise) and UTF-8 and hands the text to the handler, the schema unchecked.";
     PART_ENCODING = "part-encoding", "A form's `encoding` saying what the format does not keep: a multipart part's `headers`, or a urlencoded field's `contentType` (its value written as JSON text in the form).",
         "The part travels without those headers, the field as OpenAPI's defaults write it; a multipart part's `contentType` is kept (the field's `media_type`).";
-    REQUEST_ALTERNATIVES = "request-media-alternatives", "A request body also offered in media types the format cannot take for the same value (`application/xml`, an object as `application/octet-stream`, a form of another schema, a file beside text or a form).",
-        "The JSON body is kept, with the forms (`application/x-www-form-urlencoded`, `multipart/form-data`) of the same schema (a body that is not JSON: its first media type's kind, raw bytes in every concrete media type listed); the other media types are not: the server answers 415 to them.";
+    REQUEST_ALTERNATIVES = "request-media-alternatives", "A request body also offered in a media range (`image/*`, `*/*` beside another media type), which a client cannot send as itself. (Every concrete media type is kept: the body's own, and each other one as an alternative typed as its format can, `body.alternatives`.)",
+        "The range is left out: the server answers 415 to a media type no alternative lists.";
     FORM_OBJECTS = "form-objects", "Objects inside a urlencoded form body without an `encoding` of `style: deepObject`: OpenAPI's default (`style: form`, exploded) writes an object's fields as keys of their own (`amount=1&currency=EUR`), beside the form's.",
         "Read and written in brackets (`instructed_amount[amount]=1`), as Stripe's `deepObject` encoding says: a client writing OpenAPI's default is refused for the object it seems to leave out.";
     BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET or HEAD operation (a DELETE's is kept).",
