@@ -195,3 +195,37 @@ fn an_error_body_of_a_status_moved_or_dropped_breaks_callers_and_one_added_only_
     // The default body untouched: only the bodies count.
     assert!(errstatus_changes(&[]).is_empty());
 }
+
+#[test]
+fn an_alternative_of_a_body_removed_or_retyped_breaks_callers_and_implementers() {
+    // The reqmedia fixture's raw-bytes alternative of `importItems` removed, and its XML one
+    // retyped as bytes.
+    let temp = tempfile::tempdir().unwrap();
+    let (old, new) = (temp.path().join("old"), temp.path().join("new"));
+    copy_dir(Path::new("fixtures/valid/reqmedia"), &old);
+    copy_dir(Path::new("fixtures/valid/reqmedia"), &new);
+    let orders = fs::read_to_string(new.join("orders.yaml")).unwrap();
+    let edited = orders
+        .replace(
+            "      alternatives:\n        - type: bytes\n          media_type: application/octet-stream\n          description: The items as an export file.\n",
+            "",
+        )
+        .replace("        - type: string\n          media_type: [application/xml, text/xml]", "        - type: bytes\n          media_type: [application/xml, text/xml]");
+    assert_ne!(edited, orders);
+    fs::write(new.join("orders.yaml"), edited).unwrap();
+    let changes = diff::diff(&load(&old), &load(&new));
+    let text = render::text(&changes).replace(&format!("{}/", temp.path().display()), "");
+    assert!(
+        text.contains("breaking callers, breaking implementers  operation placeOrder: body-alternative-type-changed"),
+        "{text}"
+    );
+    assert!(text.contains("why: the body's `ApplicationXml` alternative `string` becomes `bytes`"), "{text}");
+    assert!(
+        text.contains("breaking callers, breaking implementers  operation importItems: body-alternative-removed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("why: the body is no longer taken as application/octet-stream (`ApplicationOctetStream`); callers sending it get 415"),
+        "{text}"
+    );
+}

@@ -31,6 +31,8 @@
 //! | response or body type changed            | breaking                 | breaking     |
 //! | request body added (required)            | breaking                 | breaking     |
 //! | body media type removed / added          | breaking (415) / safe    | safe         |
+//! | body alternative added (`alternatives`)  | safe (`From` keeps the old argument) | breaking (a variant to handle) |
+//! | body alternative removed / its type changed | breaking (415; the variant is gone) | breaking |
 //! | response media type removed              | breaking (406)           | safe         |
 //! | response media type added                | safe                     | breaking for `bytes` (the handler writes it), else safe |
 //! | first response media type changed        | breaking (no `Accept`, another format) | safe |
@@ -758,12 +760,55 @@ fn operation_body(old: &Operation, new: &Operation, s: &mut Sink) {
             if a.untyped != b.untyped {
                 body_untyped_changed(s, a, b);
             }
+            body_alternatives_changed(s, a, b);
             if a.brackets != b.brackets {
                 // The generated server reads both; another server may read only one.
                 let now = if b.brackets { "with indexes (`expand[0]=a`)" } else { "as repeated keys" };
                 s.push("body-style-changed", Class::Breaking, Class::Safe, format!("the form's lists travel {now}"));
             }
         }
+    }
+}
+
+/// Alternatives (`body.alternatives`), told by their variant: one added is a media type more for
+/// callers (the old argument converts into the content enumeration) and a variant more for
+/// handlers to match; one removed is a 415 for callers sending it; one whose type changes
+/// breaks both.
+fn body_alternatives_changed(s: &mut Sink, a: &crate::model::Body, b: &crate::model::Body) {
+    let find =
+        |body: &crate::model::Body, variant: &str| body.alternatives.iter().find(|v| v.variant == variant).cloned();
+    for old in &a.alternatives {
+        match find(b, &old.variant) {
+            None => s.push(
+                "body-alternative-removed",
+                Class::Breaking,
+                Class::Breaking,
+                format!(
+                    "the body is no longer taken as {} (`{}`); callers sending it get 415",
+                    old.media_types.join(", "),
+                    old.variant
+                ),
+            ),
+            Some(new) if new.ty != old.ty => s.push(
+                "body-alternative-type-changed",
+                Class::Breaking,
+                Class::Breaking,
+                format!("the body's `{}` alternative `{}` becomes `{}`", old.variant, old.ty, new.ty),
+            ),
+            Some(_) => {}
+        }
+    }
+    for new in b.alternatives.iter().filter(|v| find(a, &v.variant).is_none()) {
+        s.push(
+            "body-alternative-added",
+            Class::Safe,
+            Class::Breaking,
+            format!(
+                "the body is also taken as {} (`{}`), a variant handlers must match",
+                new.media_types.join(", "),
+                new.variant
+            ),
+        );
     }
 }
 

@@ -241,6 +241,9 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
                 (true, false, false) => " (optional)",
                 (false, false, false) => "",
             };
+            if !b.alternatives.is_empty() {
+                return format!("{}{optional}", alternatives_text(b));
+            }
             format!("{}{optional}{}", type_link(&b.ty), media_note(&b.media_types, "by `Content-Type`"))
         }),
         status: super::text::statuses_text(op),
@@ -335,6 +338,18 @@ fn paging(op: &Operation) -> String {
 
 /// ` as `text/csv``, or ` as `application/pdf` or `text/markdown` (chosen by `Accept`)`: the
 /// media types of a body, said when it is not plain JSON.
+/// A body with alternatives: each variant's type and media types, told apart by `Content-Type`.
+fn alternatives_text(body: &crate::model::Body) -> String {
+    let each: Vec<String> = body
+        .variants()
+        .map(|v| {
+            let listed: Vec<String> = v.media_types.iter().map(|m| format!("`{m}`")).collect();
+            format!("{} as {} (`{}`)", type_link(&v.ty), listed.join(" or "), v.variant)
+        })
+        .collect();
+    format!("{}; told apart by `Content-Type`", each.join("; or "))
+}
+
 fn media_note(media_types: &[String], chosen: &str) -> String {
     match media_types {
         [] => String::new(),
