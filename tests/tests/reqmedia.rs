@@ -7,9 +7,13 @@
 
 use apigen_runtime::{Bytes, FilePart};
 use reqmedia_client::{Client, RetryPolicy};
-use reqmedia_server::types::{ImportItemsContent, Order, PlaceOrderContent, PlaceOrderMultipartFormDataBody, Placed};
+use reqmedia_server::types::{
+    ImportItemsContent, NoteOrderBody, NoteOrderContent, Order, PlaceOrderContent, PlaceOrderMultipartFormDataBody,
+    Placed,
+};
 use reqmedia_server::{
-    Anonymous, ApiError, Authenticator, Context, Credential, ImportItemsRequest, PlaceOrderRequest, RouterBuilder,
+    Anonymous, ApiError, Authenticator, Context, Credential, ImportItemsRequest, NoteOrderRequest, PlaceOrderRequest,
+    RouterBuilder,
 };
 
 struct Public;
@@ -47,6 +51,14 @@ async fn start() -> String {
                 ImportItemsContent::ApplicationOctetStream(bytes) => format!("bytes {:?}", bytes.as_ref()),
             };
             Ok(Placed { how })
+        })
+        .note_order(|_, _: Context<Anonymous>, request: NoteOrderRequest| async move {
+            let how = match request.body {
+                None => "no note".to_owned(),
+                Some(NoteOrderContent::ApplicationJson(body)) => format!("json {:?}", body.note),
+                Some(NoteOrderContent::TextPlain(text)) => format!("text {text}"),
+            };
+            Ok(Placed { how: format!("{} {how}", request.id) })
         })
         .build();
     tokio::spawn(apigen_runtime::listener::serve(listener, app.unwrap(), Default::default()));
@@ -180,4 +192,19 @@ async fn each_alternative_is_validated_as_its_own_body() {
     let form = PlaceOrderMultipartFormDataBody { item: "pen".into(), quantity: 0, receipt: None };
     let refused = client(&base).orders().place(form).send().await.unwrap_err();
     assert!(refused.to_string().contains("quantity"), "{refused}");
+}
+
+#[tokio::test]
+async fn an_optional_body_with_alternatives_is_absent_or_one_of_them() {
+    let base = start().await;
+    let orders = client(&base);
+    assert_eq!(orders.orders().note("o-1").send().await.unwrap().how, "o-1 no note");
+    let json = NoteOrderBody { note: Some("fragile".into()) };
+    assert_eq!(orders.orders().note("o-1").body(json).send().await.unwrap().how, r#"o-1 json Some("fragile")"#);
+    let text = NoteOrderContent::TextPlain("ring twice".into());
+    assert_eq!(orders.orders().note("o-1").body(text).send().await.unwrap().how, "o-1 text ring twice");
+    assert_eq!(
+        send(&base, "PATCH", "/orders/o-2", "text/plain; charset=utf-8", b"leave it".to_vec()).await,
+        (200, r#"{"how":"o-2 text leave it"}"#.to_owned())
+    );
 }

@@ -507,8 +507,10 @@ fn setters(api: &Api, op: &Operation, body: BodyStyle, media: &[MediaChoice]) ->
         BodyStyle::Optional => {
             setters.push(Setter { name: "body".into(), target: SetterTarget::Body });
             // A body of optional fields only (so its type is `Default`): a setter per field,
-            // the first one set starting the body.
-            if let Some((def, object)) = body_object(api, op) {
+            // the first one set starting the body (not with alternatives: the body is one of
+            // several values, given whole).
+            let alone = op.body.as_ref().is_some_and(|b| b.alternatives.is_empty());
+            if let Some((def, object)) = body_object(api, op).filter(|_| alone) {
                 let fields: Vec<(usize, &Field)> = object.fields.iter().enumerate().filter(|(_, f)| sent(f)).collect();
                 let optional = |f: &Field| {
                     matches!(f.presence(def.usage), Presence::Optional | Presence::Nullable | Presence::TriState)
