@@ -6,14 +6,14 @@
 //! hands the handler the variant that came; a media type no alternative lists answers 415.
 
 use apigen_runtime::{Bytes, FilePart};
-use reqmedia_client::{Client, RetryPolicy};
+use reqmedia_client::{AttachReceiptContentType, Client, RetryPolicy};
 use reqmedia_server::types::{
-    ImportItemsContent, NoteOrderBody, NoteOrderContent, Order, PlaceOrderContent, PlaceOrderMultipartFormDataBody,
-    Placed,
+    AttachReceiptContent, AttachReceiptMultipartFormDataBody, ImportItemsContent, NoteOrderBody, NoteOrderContent,
+    Order, PlaceOrderContent, PlaceOrderMultipartFormDataBody, Placed,
 };
 use reqmedia_server::{
-    Anonymous, ApiError, Authenticator, Context, Credential, ImportItemsRequest, NoteOrderRequest, PlaceOrderRequest,
-    RouterBuilder,
+    Anonymous, ApiError, AttachReceiptRequest, Authenticator, Context, Credential, ImportItemsRequest,
+    NoteOrderRequest, PlaceOrderRequest, RouterBuilder,
 };
 
 struct Public;
@@ -49,6 +49,15 @@ async fn start() -> String {
             let how = match request.body {
                 ImportItemsContent::ApplicationJson(items) => format!("json {} items", items.len()),
                 ImportItemsContent::ApplicationOctetStream(bytes) => format!("bytes {:?}", bytes.as_ref()),
+            };
+            Ok(Placed { how })
+        })
+        .attach_receipt(|_, _: Context<Anonymous>, request: AttachReceiptRequest| async move {
+            let how = match request.body {
+                AttachReceiptContent::ImagePng(bytes) => format!("bytes {:?}", bytes.as_ref()),
+                AttachReceiptContent::MultipartFormData(form) => {
+                    format!("form {} {}", form.name, form.scan.bytes.len())
+                }
             };
             Ok(Placed { how })
         })
@@ -207,4 +216,28 @@ async fn an_optional_body_with_alternatives_is_absent_or_one_of_them() {
         send(&base, "PATCH", "/orders/o-2", "text/plain; charset=utf-8", b"leave it".to_vec()).await,
         (200, r#"{"how":"o-2 text leave it"}"#.to_owned())
     );
+}
+
+#[tokio::test]
+async fn a_raw_body_with_alternatives_is_read_whole_in_each_of_its_media_types() {
+    let base = start().await;
+    let orders = client(&base);
+    let receipt = orders
+        .orders()
+        .attach_receipt("o-1", Bytes::from_static(b"%PDF-1"))
+        .content_type(AttachReceiptContentType::ApplicationPdf);
+    assert_eq!(receipt.send().await.unwrap().how, "bytes [37, 80, 68, 70, 45, 49]");
+    assert_eq!(
+        orders.orders().attach_receipt("o-1", Bytes::from_static(b"pn")).send().await.unwrap().how,
+        "bytes [112, 110]"
+    );
+    // Each raw media type reaches the raw variant; another is refused.
+    assert_eq!(
+        send(&base, "PUT", "/orders/o-1/receipt", "application/pdf", b"%".to_vec()).await,
+        (200, r#"{"how":"bytes [37]"}"#.to_owned())
+    );
+    assert_eq!(send(&base, "PUT", "/orders/o-1/receipt", "image/jpeg", b"%".to_vec()).await.0, 415);
+    let scan = FilePart::new("r.png", "image/png", Bytes::from_static(b"png!"));
+    let form = AttachReceiptMultipartFormDataBody { name: "march".into(), scan };
+    assert_eq!(orders.orders().attach_receipt("o-1", form).send().await.unwrap().how, "form march 4");
 }

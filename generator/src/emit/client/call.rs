@@ -271,10 +271,19 @@ impl ClientEmitter<'_> {
         let arms = body.variants().enumerate().map(|(index, variant)| {
             let member = ident(&variant.variant);
             let media = &variant.media_types[0];
-            let encoded = match (index, &variant.ty) {
-                (0, _) => self.encode_body(op, variant, &value),
-                (_, TypeRef::Bytes) => quote! { core.bytes(#value, #media) },
-                _ => self.encode_in(variant, &value, None),
+            // The body's own variant travels in the media type `content_type` chose.
+            let choice = op.client.media.iter().find(|c| !c.accept).filter(|_| index == 0);
+            let encoded = match (choice, &variant.ty) {
+                (Some(choice), TypeRef::Bytes) => {
+                    let name = ident(&choice.enumeration);
+                    let arms = choice.variants.iter().map(|(media, chosen)| {
+                        let chosen = ident(chosen);
+                        quote! { #name::#chosen => core.bytes(#value, #media), }
+                    });
+                    quote! { match self.content_type { #(#arms)* } }
+                }
+                (None, TypeRef::Bytes) => quote! { core.bytes(#value, #media) },
+                _ => self.encode_in(variant, &value, choice),
             };
             // Optional: an arm per variant, each `Some`, so that none reads as `Option::map`.
             if optional {

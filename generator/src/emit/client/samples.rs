@@ -209,7 +209,11 @@ impl ClientEmitter<'_> {
             }
         });
         let decode_body = match (&op.body, crate::model::sample::of_body(self.api, op)) {
-            // A raw body's sample is a few bytes of text.
+            // A raw body's sample is a few bytes of text (its variant's `Bytes` beside
+            // alternatives).
+            (Some(body), _) if body.ty == TypeRef::Bytes && !body.alternatives.is_empty() => quote! {
+                let body = ::apigen_runtime::Bytes::from_static(b"sample bytes");
+            },
             (Some(body), _) if body.ty == TypeRef::Bytes => quote! {
                 let body = ::apigen_runtime::client::Upload::bytes("sample bytes");
             },
