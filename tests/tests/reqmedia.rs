@@ -9,11 +9,11 @@ use apigen_runtime::{Bytes, FilePart};
 use reqmedia_client::{AttachReceiptContentType, Client, RetryPolicy};
 use reqmedia_server::types::{
     AttachReceiptContent, AttachReceiptMultipartFormDataBody, ImportItemsContent, NoteOrderBody, NoteOrderContent,
-    Order, PlaceOrderContent, PlaceOrderMultipartFormDataBody, Placed,
+    Order, PlaceOrderContent, PlaceOrderMultipartFormDataBody, Placed, RenameOrderContent,
 };
 use reqmedia_server::{
     Anonymous, ApiError, AttachReceiptRequest, Authenticator, Context, Credential, ImportItemsRequest,
-    NoteOrderRequest, PlaceOrderRequest, RouterBuilder,
+    NoteOrderRequest, PlaceOrderRequest, RenameOrderRequest, RouterBuilder,
 };
 
 struct Public;
@@ -58,6 +58,13 @@ async fn start() -> String {
                 AttachReceiptContent::MultipartFormData(form) => {
                     format!("form {} {}", form.name, form.scan.bytes.len())
                 }
+            };
+            Ok(Placed { how })
+        })
+        .rename_order(|_, _: Context<Anonymous>, request: RenameOrderRequest| async move {
+            let how = match request.body {
+                RenameOrderContent::ApplicationJson(name) => format!("json {name}"),
+                RenameOrderContent::ApplicationXml(xml) => format!("xml {xml}"),
             };
             Ok(Placed { how })
         })
@@ -240,4 +247,18 @@ async fn a_raw_body_with_alternatives_is_read_whole_in_each_of_its_media_types()
     let scan = FilePart::new("r.png", "image/png", Bytes::from_static(b"png!"));
     let form = AttachReceiptMultipartFormDataBody { name: "march".into(), scan };
     assert_eq!(orders.orders().attach_receipt("o-1", form).send().await.unwrap().how, "form march 4");
+}
+
+#[tokio::test]
+async fn two_alternatives_holding_text_are_told_apart_by_their_variant() {
+    let base = start().await;
+    let orders = client(&base);
+    let json = orders.orders().rename("o-1", RenameOrderContent::ApplicationJson("Ada's".into()));
+    assert_eq!(json.send().await.unwrap().how, "json Ada's");
+    let xml = orders.orders().rename("o-1", RenameOrderContent::ApplicationXml("<name/>".into()));
+    assert_eq!(xml.send().await.unwrap().how, "xml <name/>");
+    assert_eq!(
+        send(&base, "POST", "/orders/o-1/name", "application/json", br#""Bo""#.to_vec()).await,
+        (200, r#"{"how":"json Bo"}"#.to_owned())
+    );
 }

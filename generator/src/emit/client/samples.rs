@@ -169,6 +169,43 @@ impl ClientEmitter<'_> {
         }
     }
 
+    /// `let body = ..;`: the sample call's body, decoded from the body's sample.
+    fn sample_body(&self, op: &Operation) -> TokenStream {
+        let decode_body = match (&op.body, crate::model::sample::of_body(self.api, op)) {
+            // A raw body's sample is a few bytes of text (its variant's `Bytes` beside
+            // alternatives).
+            (Some(body), _) if body.ty == TypeRef::Bytes && !body.alternatives.is_empty() => quote! {
+                let body = ::apigen_runtime::Bytes::from_static(b"sample bytes");
+            },
+            (Some(body), _) if body.ty == TypeRef::Bytes => quote! {
+                let body = ::apigen_runtime::client::Upload::bytes("sample bytes");
+            },
+            // A multipart body's files are sampled as text (`FilePart` reads a string leniently).
+            (Some(body), Some(json)) => {
+                let ty = self.paths.ty(self.api, &body.ty);
+                let json = json.to_string();
+                quote! {
+                    let body: #ty = match crate::samples::sample(#json) {
+                        ::core::result::Result::Ok(body) => body,
+                        ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+                    };
+                }
+            }
+            _ => TokenStream::new(),
+        };
+        // Beside alternatives, the sample is the body's own variant (its type may convert
+        // into none: two variants holding text).
+        match op.body.as_ref().filter(|b| !b.alternatives.is_empty() && !decode_body.is_empty()) {
+            Some(body) => {
+                let content = self.paths.content_ty(op);
+                let variant = ident(&body.variant);
+                let value = if body.untyped { quote!(::core::option::Option::Some(body)) } else { quote!(body) };
+                quote! { #decode_body let body = #content::#variant(#value); }
+            }
+            None => decode_body,
+        }
+    }
+
     /// One operation's sample call: its name and the call in flight.
     fn sample_call(&self, op: &Operation) -> TokenStream {
         let name = &op.name;
@@ -208,28 +245,7 @@ impl ClientEmitter<'_> {
                 }
             }
         });
-        let decode_body = match (&op.body, crate::model::sample::of_body(self.api, op)) {
-            // A raw body's sample is a few bytes of text (its variant's `Bytes` beside
-            // alternatives).
-            (Some(body), _) if body.ty == TypeRef::Bytes && !body.alternatives.is_empty() => quote! {
-                let body = ::apigen_runtime::Bytes::from_static(b"sample bytes");
-            },
-            (Some(body), _) if body.ty == TypeRef::Bytes => quote! {
-                let body = ::apigen_runtime::client::Upload::bytes("sample bytes");
-            },
-            // A multipart body's files are sampled as text (`FilePart` reads a string leniently).
-            (Some(body), Some(json)) => {
-                let ty = self.paths.ty(self.api, &body.ty);
-                let json = json.to_string();
-                quote! {
-                    let body: #ty = match crate::samples::sample(#json) {
-                        ::core::result::Result::Ok(body) => body,
-                        ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
-                    };
-                }
-            }
-            _ => TokenStream::new(),
-        };
+        let decode_body = self.sample_body(op);
         let setters = op.client.setters.iter().filter_map(|setter| {
             let name = ident(&setter.name);
             match setter.target {
