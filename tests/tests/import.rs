@@ -2673,6 +2673,9 @@ fn a_body_offered_in_several_media_types_keeps_each_as_an_alternative() {
     });
     let imported = apigen::import::import(&doc, "media.json").unwrap();
     assert!(!imported.summary.line().contains("request-media-alternatives"), "{}", imported.summary.line());
+    // Passed raw, a schema saying more than text or bytes goes unchecked, and says so: the
+    // order as XML, the array as raw bytes and as a multipart form.
+    assert!(imported.summary.line().contains("raw-request-bodies 3"), "{}", imported.summary.line());
     let ops: String = imported.files.iter().map(|(_, text)| text.as_str()).collect();
     assert!(
         ops.contains("type: list<integer>\n      alternatives:\n        - { type: bytes, media_type: [application/octet-stream, multipart/form-data] }"),

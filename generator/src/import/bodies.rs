@@ -203,10 +203,6 @@ impl Importer<'_> {
                 continue;
             }
             let group = if text_media(&media_essence) || media_essence == URLENCODED {
-                if schema_unchecked(self.doc.value, &schema) {
-                    let pointer = refs::child(&refs::child(body_pointer, "content"), media);
-                    op_gaps.push(self.built.gaps.note(gaps::RAW_REQUEST, &pointer));
-                }
                 (&mut text, "string")
             } else if raw_media(&media_essence) || form {
                 (&mut bytes, "bytes")
@@ -214,6 +210,12 @@ impl Importer<'_> {
                 ranges = true;
                 continue;
             };
+            // Passed raw, a schema saying more than text or bytes (an object as CSV, an array
+            // as a multipart form) goes unchecked: recorded, never silent.
+            if schema_unchecked(self.doc.value, &schema) {
+                let pointer = refs::child(&refs::child(body_pointer, "content"), media);
+                op_gaps.push(self.built.gaps.note(gaps::RAW_REQUEST, &pointer));
+            }
             match *group.0 {
                 Some(at) => push_media(&mut alternatives[at], &media_essence),
                 None => {
