@@ -5,7 +5,7 @@ use super::gaps;
 use super::media::{is_json_media, json_media, media_example, text_media};
 use super::refs;
 use super::schema::{At, list_or_map_sample};
-use super::typed::Expr;
+use super::typed::{Expr, Typed};
 use super::{Importer, LeftOut, map};
 use serde_json::{Map, Value, json};
 
@@ -73,23 +73,7 @@ impl Importer<'_> {
         let mut typed = self.schema(schema, &at);
         // Kept as the body's `nullable` (set below): `null` reads as the body left out.
         let nullable = std::mem::take(&mut typed.nullable);
-        // A body holds no constraints of its own: a list body's item bounds (opto22's
-        // `items.maximum` of an `int32` table, SendGrid's `ipv4` items) go unchecked, which the
-        // gap says rather than losing them silently.
-        if typed.constraints.iter().any(|(key, _)| *key == "item") {
-            typed.gap(self.built.gaps.note(gaps::ITEM_CONSTRAINTS, &at.pointer));
-        }
-        typed.constraints.clear();
-        typed.default = None;
-        // A list's or a map's sample stays when it fits (one item fitting the item constraints
-        // the format cannot keep, or the document's example); an object is sampled from its
-        // fields.
-        typed.sample = typed.sample.take().filter(|sample| list_or_map_sample(self, &typed, sample));
-        typed.sensitive = false;
-        if typed.constant.is_some() {
-            typed.constant = None;
-            typed.expr = Expr::Scalar("string");
-        }
+        self.strip_to_body(&mut typed, &at);
         if let Some(description) =
             body.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
         {
@@ -116,6 +100,27 @@ impl Importer<'_> {
         }
         self.json_body_media(content, (media, schema), (op_type, &body_pointer), &mut extra, op_gaps);
         Ok(Some(typed.node(extra)))
+    }
+
+    /// What a body's schema keeps as a body: no constraints, default, constant or secrecy of
+    /// its own (the format puts those on fields), a sample only where it fits a list or a map.
+    fn strip_to_body(&mut self, typed: &mut Typed, at: &At) {
+        // A list body's item bounds (opto22's `items.maximum` of an `int32` table, SendGrid's
+        // `ipv4` items) go unchecked, which the gap says rather than losing them silently.
+        if typed.constraints.iter().any(|(key, _)| *key == "item") {
+            typed.gap(self.built.gaps.note(gaps::ITEM_CONSTRAINTS, &at.pointer));
+        }
+        typed.constraints.clear();
+        typed.default = None;
+        // A list's or a map's sample stays when it fits (one item fitting the item constraints
+        // the format cannot keep, or the document's example); an object is sampled from its
+        // fields.
+        typed.sample = typed.sample.take().filter(|sample| list_or_map_sample(self, typed, sample));
+        typed.sensitive = false;
+        if typed.constant.is_some() {
+            typed.constant = None;
+            typed.expr = Expr::Scalar("string");
+        }
     }
 
     /// The media types a JSON request body is taken in (`extra`'s `media_type`, and `style`
@@ -165,6 +170,9 @@ impl Importer<'_> {
             let kept_media: Vec<String> = content.keys().filter(|m| kept(m)).map(|m| essence(m)).collect();
             let alternatives = self.alternatives(content, &kept_media, op_type, body_pointer, op_gaps);
             if !alternatives.is_empty() {
+                // A body of several variants holds no `null` (lowering refuses `nullable` there):
+                // the JSON variant refuses it, as before `nullable` bodies were kept.
+                extra.retain(|(key, _)| *key != "nullable");
                 extra.push(("alternatives", Value::Array(alternatives)));
             }
         }

@@ -516,6 +516,12 @@ impl Lowerer<'_> {
             variant: String::new(),
         };
         if let Some(alternatives) = raw.alternatives.as_ref().filter(|a| !a.is_empty()) {
+            // The handler's value is the variant that came; `null` would be none of them.
+            if raw.nullable {
+                self.diags
+                    .error(self.at(&origin.key("nullable")), "a body with `alternatives` may not be `nullable`")
+                    .hint("`nullable: true` says the JSON body may be `null`, which no variant of the content enumeration holds: drop it");
+            }
             self.lower_alternatives(op, op_type, &mut body, alternatives, &origin.key("alternatives"));
         }
         Some(body)
@@ -579,6 +585,7 @@ impl Lowerer<'_> {
                 ty,
                 alternatives: Vec::new(),
                 variant,
+                nullable: false,
             });
         }
     }
