@@ -770,10 +770,12 @@ fn operation_body(old: &Operation, new: &Operation, s: &mut Sink) {
     }
 }
 
-/// Alternatives (`body.alternatives`), told by their variant: one added is a media type more for
-/// callers (the old argument converts into the content enumeration) and a variant more for
-/// handlers to match; one removed is a 415 for callers sending it; one whose type changes
-/// breaks both.
+/// Alternatives (`body.alternatives`), told by their variant: one added is a variant more for
+/// handlers to match, and for callers a media type more where the body had alternatives already
+/// (their argument is the content enumeration either way); the first one added breaks callers,
+/// whose body fields (positional arguments, setters) or string argument become one argument of
+/// the enumeration (`tag(id, "good")` no longer compiles). One removed is a 415 for callers
+/// sending it; one whose type changes breaks both.
 fn body_alternatives_changed(s: &mut Sink, a: &crate::model::Body, b: &crate::model::Body) {
     let find =
         |body: &crate::model::Body, variant: &str| body.alternatives.iter().find(|v| v.variant == variant).cloned();
@@ -798,10 +800,11 @@ fn body_alternatives_changed(s: &mut Sink, a: &crate::model::Body, b: &crate::mo
             Some(_) => {}
         }
     }
+    let callers = if a.alternatives.is_empty() { Class::Breaking } else { Class::Safe };
     for new in b.alternatives.iter().filter(|v| find(a, &v.variant).is_none()) {
         s.push(
             "body-alternative-added",
-            Class::Safe,
+            callers,
             Class::Breaking,
             format!(
                 "the body is also taken as {} (`{}`), a variant handlers must match",
